@@ -1,0 +1,86 @@
+//! Engines that compute Grundy sequences, interchangeable behind [`Engine`].
+//!
+//! An engine is handed a slice whose first `from` values are known and fills
+//! in the rest. It keeps whatever state it likes between calls, but must be
+//! able to start from any prefix (a resumed store hands it one), so the
+//! values themselves are the only state that has to survive a restart.
+
+pub mod reference;
+
+use octal_kernels::Value;
+use thiserror::Error;
+
+use crate::code::Code;
+
+pub use reference::Reference;
+
+/// A value did not fit the width of the slice; `g[..at]` are good.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("G({at}) = {value} does not fit the current value width")]
+pub struct Overflow {
+    pub at: usize,
+    pub value: u32,
+}
+
+/// Facts about an engine's run that go into summaries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct EngineInfo {
+    pub engine: &'static str,
+    pub threads: usize,
+    /// The sparse-space mask in use, if the engine has one.
+    pub rare_mask: Option<u32>,
+    /// How many positions are rare under that mask.
+    pub rare_positions: Option<u64>,
+    pub last_rare_at: Option<u64>,
+}
+
+/// Computes Grundy values of one game.
+pub trait Engine: Send {
+    /// Fills `g[from..]`, given that `g[..from]` hold G(0), …, G(from−1).
+    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow>;
+    /// As [`extend_u16`](Engine::extend_u16), for `u32` values.
+    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow>;
+    /// Name, threads and sparse-space facts for the summary.
+    fn info(&self) -> EngineInfo;
+}
+
+/// The engines a user can pick with `--engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// Plain bitset mex over every option: the oracle.
+    #[default]
+    Reference,
+}
+
+impl EngineKind {
+    pub fn build(self, code: &Code, _threads: usize) -> Box<dyn Engine> {
+        match self {
+            EngineKind::Reference => Box::new(Reference::new(code)),
+        }
+    }
+}
+
+/// Computes G(0), …, G(n−1) as `u32`s with the given engine: the easy
+/// entry point for tests and small jobs.
+pub fn compute(engine: &mut dyn Engine, n: usize) -> Vec<u32> {
+    let mut g16 = vec![0u16; n];
+    match engine.extend_u16(&mut g16, 0) {
+        Ok(()) => g16.into_iter().map(u32::from).collect(),
+        Err(Overflow { at, .. }) => {
+            let mut g32: Vec<u32> = g16.into_iter().map(u32::from).collect();
+            engine.extend_u32(&mut g32, at).expect("values fit in u32");
+            g32
+        }
+    }
+}
+
+/// Narrows `v` into `V`, or reports the overflow at heap `n`.
+#[inline(always)]
+pub(crate) fn fit<V: Value>(v: u32, n: usize) -> Result<V, Overflow> {
+    if v <= V::MAX {
+        Ok(V::from_u32(v))
+    } else {
+        Err(Overflow { at: n, value: v })
+    }
+}

@@ -1,0 +1,109 @@
+//! The reference engine: for each heap, every option, into a bitset, then
+//! the mex. Quadratic and obviously right; the tests use it as the oracle.
+
+use octal_kernels::mex::ValueSet;
+use octal_kernels::Value;
+
+use super::{fit, Engine, EngineInfo, Overflow};
+use crate::code::{Code, Rules};
+
+/// Bitset-mex over all options of every heap.
+pub struct Reference {
+    rules: Rules,
+    set: ValueSet,
+}
+
+impl Reference {
+    pub fn new(code: &Code) -> Reference {
+        Reference {
+            rules: code.rules(),
+            set: ValueSet::new(),
+        }
+    }
+
+    /// G(n) from G(0..n), by brute force.
+    pub fn value_at<V: Value>(&mut self, g: &[V], n: usize) -> u32 {
+        let rules = &self.rules;
+        // Every option value is below the next power of two above the
+        // largest value so far (XORs of smaller numbers stay below it).
+        let max = g[..n].iter().map(|v| v.get()).max().unwrap_or(0);
+        let bound = (max + 1).next_power_of_two().max(64);
+        let set = &mut self.set;
+        set.reset(bound);
+        for &i in &rules.take_all {
+            if n == i {
+                set.insert(0);
+            }
+        }
+        for &i in &rules.take_leave_one {
+            if n > i {
+                set.insert(g[n - i].get());
+            }
+        }
+        for &i in &rules.take_split {
+            if n >= i + 2 {
+                let m = n - i;
+                for a in 1..=m / 2 {
+                    set.insert(g[a].get() ^ g[m - a].get());
+                }
+            }
+        }
+        set.mex()
+    }
+
+    fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        for n in from..g.len() {
+            let v = self.value_at(g, n);
+            g[n] = fit(v, n)?;
+        }
+        Ok(())
+    }
+}
+
+impl Engine for Reference {
+    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            engine: "reference",
+            threads: 1,
+            ..EngineInfo::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::compute;
+
+    fn seq(code: &str, n: usize) -> Vec<u32> {
+        compute(&mut Reference::new(&code.parse().unwrap()), n)
+    }
+
+    #[test]
+    fn kayles_by_hand() {
+        // G(3) = mex(G(0)^G(2), G(1)^G(1), G(1)^G(0)... ) = 3, as in the notes.
+        assert_eq!(seq(".77", 12), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+    }
+
+    #[test]
+    fn nim_and_subtraction() {
+        // 0.333…: remove 1, 2 or 3 → G(n) = n mod 4.
+        assert_eq!(seq("0.333", 9), [0, 1, 2, 3, 0, 1, 2, 3, 0]);
+        // 4.0: split only; a heap of n ≥ 2 splits into two heaps.
+        assert_eq!(seq("4.0", 4)[..3], [0, 0, 1]);
+        assert_eq!(seq("0.0", 5), [0; 5]);
+    }
+
+    #[test]
+    fn overflow_is_reported_not_wrapped() {
+        let mut e = Reference::new(&"0.333".parse().unwrap());
+        let mut g = vec![0u16; 10];
+        assert!(e.extend_u16(&mut g, 0).is_ok());
+    }
+}

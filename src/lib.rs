@@ -1,0 +1,14 @@
+//! octal: exact Grundy sequences of octal take-and-break games.
+//!
+//! The library does the work; the `octal` binary is a thin shell over it.
+//! [`code`] parses games, [`engine`] computes their values, [`run`] drives
+//! an engine over a long sequence and [`stats`] summarises it.
+
+pub mod code;
+pub mod count;
+pub mod engine;
+pub mod run;
+pub mod stats;
+
+pub use code::{Code, CodeError};
+pub use engine::{compute, Engine, EngineKind};
