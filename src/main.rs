@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
+use octal::family;
 use octal::run::{self, Job, JobError, Progress, Summary};
 
 #[derive(Parser)]
@@ -44,6 +45,11 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Run a family of games as one batch and tabulate them.
+    Family {
+        #[command(subcommand)]
+        kind: FamilyKind,
+    },
     /// Print G(M) … G(N−1), one per line.
     Values {
         code: String,
@@ -56,6 +62,43 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+}
+
+#[derive(Subcommand)]
+enum FamilyKind {
+    /// Cookie Cutter strips, 0.33…37 with k−1 threes, for each k.
+    CookieCutter {
+        /// Cutter sizes: 1..64 (inclusive), 7, or 1,3,5.
+        #[arg(long)]
+        k: String,
+        #[command(flatten)]
+        args: FamilyArgs,
+    },
+    /// Any list of codes, one a line (# starts a comment).
+    Codes {
+        #[arg(long)]
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        args: FamilyArgs,
+    },
+}
+
+#[derive(clap::Args)]
+struct FamilyArgs {
+    /// Values per member.
+    #[arg(long, allow_hyphen_values = true)]
+    to: String,
+    /// Members run at once (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where the tables go (default: runs/family-NAME).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Print the JSON lines instead of the Markdown table.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// An error in what the user typed: exit code 2.
@@ -142,6 +185,81 @@ fn print_human(s: &Summary) {
     );
 }
 
+fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Result<ExitCode> {
+    let to = parse_to("to", &args.to)?;
+    run::check_in_memory(to)?;
+    let jobs = threads(args.jobs)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| std::path::Path::new("runs").join(format!("family-{name}")));
+    let show = !(args.quiet || args.json)
+        && std::io::stdout().is_terminal()
+        && std::io::stderr().is_terminal();
+    let multi = show.then(indicatif::MultiProgress::new);
+    let overall = multi.as_ref().map(|m| {
+        let bar = m.add(ProgressBar::new(members.len() as u64));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} members",
+            )
+            .expect("valid template"),
+        );
+        bar.set_prefix("family");
+        bar
+    });
+    let rows = family::run_family(members, jobs, |_, member| {
+        let bar = multi.as_ref().map(|m| {
+            let bar = m.add(ProgressBar::new(to));
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>24} {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
+                )
+                .expect("valid template"),
+            );
+            bar.set_prefix(member.label());
+            bar
+        });
+        let job = Job {
+            code: member.code.clone(),
+            to,
+            engine: EngineKind::default(),
+            threads: 1,
+        };
+        let result = run::run(&job, &mut |p| update(&bar, p))
+            .map(|o| o.summary)
+            .map_err(|e| e.to_string());
+        if let (Some(m), Some(bar)) = (&multi, bar) {
+            bar.finish_and_clear();
+            m.remove(&bar);
+        }
+        if let Some(o) = &overall {
+            o.inc(1);
+        }
+        result
+    });
+    if let Some(o) = overall {
+        o.finish_and_clear();
+    }
+    family::write_tables(&rows, &out)?;
+    if args.json {
+        print!("{}", family::to_json_lines(&rows));
+    } else {
+        print!("{}", family::to_markdown(&rows));
+        if !args.quiet {
+            eprintln!(
+                "tables written to {}/family.{{csv,md,jsonl}}",
+                out.display()
+            );
+        }
+    }
+    let failed = rows.iter().filter(|r| r.error.is_some()).count();
+    if failed > 0 {
+        eprintln!("octal: {failed} of {} members failed", rows.len());
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli.command) {
@@ -184,6 +302,26 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 print_human(&outcome.summary);
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Family { kind } => {
+            let (members, name, args) = match kind {
+                FamilyKind::CookieCutter { k, args } => {
+                    let ks = family::parse_k_range(&k).map_err(input)?;
+                    (
+                        family::cookie_cutter(&ks),
+                        "cookie-cutter".to_string(),
+                        args,
+                    )
+                }
+                FamilyKind::Codes { file, args } => {
+                    let members = family::read_code_list(&file).map_err(input)?;
+                    let stem = file
+                        .file_stem()
+                        .map_or("codes".into(), |s| s.to_string_lossy().into_owned());
+                    (members, stem, args)
+                }
+            };
+            run_family(&members, &name, args)
         }
         Command::Values {
             code,
