@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::code::Code;
@@ -133,7 +133,7 @@ pub fn parse_code_list(text: &str, name: &str) -> Result<Vec<Member>, FamilyErro
 }
 
 /// One line of the family table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub k: Option<u64>,
     pub code: String,

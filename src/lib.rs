@@ -9,6 +9,7 @@ pub mod count;
 pub mod engine;
 pub mod family;
 pub mod run;
+pub mod slurm;
 pub mod stats;
 
 pub use code::{Code, CodeError};

@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
-use octal::family;
 use octal::run::{self, Job, JobError, Progress, Summary};
+use octal::{family, slurm};
 
 #[derive(Parser)]
 #[command(
@@ -81,6 +81,22 @@ enum FamilyKind {
         #[command(flatten)]
         args: FamilyArgs,
     },
+    /// Run one member of a family prepared with --slurm (an array task).
+    Member {
+        dir: std::path::PathBuf,
+        /// The member (default: $SLURM_ARRAY_TASK_ID).
+        #[arg(long)]
+        index: Option<usize>,
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Merge the results of a family prepared with --slurm into tables.
+    Collect {
+        dir: std::path::PathBuf,
+        /// Print the JSON lines instead of the Markdown table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(clap::Args)]
@@ -99,6 +115,9 @@ struct FamilyArgs {
     json: bool,
     #[arg(long, short)]
     quiet: bool,
+    /// Do not run: write a Slurm job-array script and manifest into DIR.
+    #[arg(long, value_name = "DIR")]
+    slurm: Option<std::path::PathBuf>,
 }
 
 /// An error in what the user typed: exit code 2.
@@ -188,6 +207,21 @@ fn print_human(s: &Summary) {
 fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Result<ExitCode> {
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
+    if let Some(dir) = &args.slurm {
+        let manifest = slurm::Manifest::new(name, to, members);
+        let exe = std::env::current_exe().context("locating the octal binary")?;
+        let script = slurm::prepare(&manifest, dir, &exe)?;
+        println!("{}", script.display());
+        if !args.quiet {
+            eprintln!(
+                "{} members; submit with: sbatch {}; then: octal family collect {}",
+                members.len(),
+                script.display(),
+                dir.display()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let jobs = threads(args.jobs)?;
     let out = args
         .out
@@ -208,30 +242,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         bar
     });
     let rows = family::run_family(members, jobs, |_, member| {
-        let bar = multi.as_ref().map(|m| {
-            let bar = m.add(ProgressBar::new(to));
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>24} {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
-                )
-                .expect("valid template"),
-            );
-            bar.set_prefix(member.label());
-            bar
-        });
-        let job = Job {
-            code: member.code.clone(),
-            to,
-            engine: EngineKind::default(),
-            threads: 1,
-        };
-        let result = run::run(&job, &mut |p| update(&bar, p))
-            .map(|o| o.summary)
-            .map_err(|e| e.to_string());
-        if let (Some(m), Some(bar)) = (&multi, bar) {
-            bar.finish_and_clear();
-            m.remove(&bar);
-        }
+        let result = run_member(member, to, &multi);
         if let Some(o) = &overall {
             o.inc(1);
         }
@@ -240,12 +251,55 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     if let Some(o) = overall {
         o.finish_and_clear();
     }
-    family::write_tables(&rows, &out)?;
-    if args.json {
-        print!("{}", family::to_json_lines(&rows));
+    finish_family(&rows, &out, args.json, args.quiet)
+}
+
+/// Runs one family member, with a progress line under `multi` if given.
+fn run_member(
+    member: &family::Member,
+    to: u64,
+    multi: &Option<indicatif::MultiProgress>,
+) -> Result<Summary, String> {
+    let bar = multi.as_ref().map(|m| {
+        let bar = m.add(ProgressBar::new(to));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>24} {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_prefix(member.label());
+        bar
+    });
+    let job = Job {
+        code: member.code.clone(),
+        to,
+        engine: EngineKind::default(),
+        threads: 1,
+    };
+    let result = run::run(&job, &mut |p| update(&bar, p))
+        .map(|o| o.summary)
+        .map_err(|e| e.to_string());
+    if let (Some(m), Some(bar)) = (multi, bar) {
+        bar.finish_and_clear();
+        m.remove(&bar);
+    }
+    result
+}
+
+/// Writes the tables and prints them; exit 1 if a member failed.
+fn finish_family(
+    rows: &[family::Row],
+    out: &std::path::Path,
+    json: bool,
+    quiet: bool,
+) -> Result<ExitCode> {
+    family::write_tables(rows, out)?;
+    if json {
+        print!("{}", family::to_json_lines(rows));
     } else {
-        print!("{}", family::to_markdown(&rows));
-        if !args.quiet {
+        print!("{}", family::to_markdown(rows));
+        if !quiet {
             eprintln!(
                 "tables written to {}/family.{{csv,md,jsonl}}",
                 out.display()
@@ -258,6 +312,54 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An array task: runs member `index` of the family in `dir`.
+fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Result<ExitCode> {
+    let index = match index {
+        Some(i) => i,
+        None => std::env::var("SLURM_ARRAY_TASK_ID")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| {
+                input("give --index, or run as a Slurm array task (SLURM_ARRAY_TASK_ID)")
+            })?,
+    };
+    let manifest = slurm::Manifest::load(dir)?;
+    let member = manifest.member(index)?;
+    let show = !quiet && std::io::stdout().is_terminal();
+    let multi = show.then(indicatif::MultiProgress::new);
+    let summary = run_member(&member, manifest.to, &multi).map_err(anyhow::Error::msg)?;
+    let row = family::Row::from_summary(&member, &summary);
+    slurm::save_result(dir, index, &row)?;
+    if !quiet {
+        println!("{}", serde_json::to_string(&row)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges a Slurm family's results; exit 3 while members are unfinished.
+fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let (manifest, rows, unfinished) = slurm::collect(dir)?;
+    let code = finish_family(&rows, dir, json, true)?;
+    if !unfinished.is_empty() {
+        let names: Vec<String> = unfinished
+            .iter()
+            .map(|&i| {
+                manifest
+                    .member(i)
+                    .map_or(format!("#{i}"), |m| format!("#{i} ({})", m.label()))
+            })
+            .collect();
+        eprintln!(
+            "octal: {} of {} members unfinished: {}",
+            unfinished.len(),
+            manifest.members.len(),
+            names.join(", ")
+        );
+        return Ok(ExitCode::from(3));
+    }
+    Ok(code)
 }
 
 fn main() -> ExitCode {
@@ -303,26 +405,22 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Family { kind } => {
-            let (members, name, args) = match kind {
-                FamilyKind::CookieCutter { k, args } => {
-                    let ks = family::parse_k_range(&k).map_err(input)?;
-                    (
-                        family::cookie_cutter(&ks),
-                        "cookie-cutter".to_string(),
-                        args,
-                    )
-                }
-                FamilyKind::Codes { file, args } => {
-                    let members = family::read_code_list(&file).map_err(input)?;
-                    let stem = file
-                        .file_stem()
-                        .map_or("codes".into(), |s| s.to_string_lossy().into_owned());
-                    (members, stem, args)
-                }
-            };
-            run_family(&members, &name, args)
-        }
+        Command::Family { kind } => match kind {
+            FamilyKind::CookieCutter { k, args } => {
+                let ks = family::parse_k_range(&k).map_err(input)?;
+                run_family(&family::cookie_cutter(&ks), "cookie-cutter", args)
+            }
+            FamilyKind::Codes { file, args } => {
+                let members = family::read_code_list(&file).map_err(input)?;
+                let stem = file
+                    .file_stem()
+                    .map_or("codes".into(), |s| s.to_string_lossy().into_owned());
+                run_family(&members, &stem, args)
+            }
+            FamilyKind::Member { dir, index, quiet } => family_member(&dir, index, quiet),
+            FamilyKind::Collect { dir, json } => family_collect(&dir, json),
+        },
+
         Command::Values {
             code,
             to,
