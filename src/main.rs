@@ -195,6 +195,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             let code = parse_code(&code)?;
             let to = parse_to("to", &to)?;
             let from = parse_to("from", &from)?;
+            if to == 0 {
+                return Err(JobError::Empty.into());
+            }
             if from >= to {
                 return Err(input(format!("--from {from} must be below --to {to}")));
             }
