@@ -181,3 +181,47 @@ fn bad_counts_are_refused() {
     refused(&["values", "0.6", "--from", "x", "--to", "5"], "--from");
     refused(&["run", "0.6", "--to", "5", "--threads", "0"], "--threads");
 }
+
+#[test]
+fn every_engine_is_reachable_from_the_command_line() {
+    use clap::ValueEnum;
+    let dawson = common::load("dawsons-chess");
+    let to = dawson.end().to_string();
+    for kind in octal::engine::EngineKind::value_variants() {
+        let name = kind.to_possible_value().expect("a visible engine");
+        let out = ok(&["values", ".137", "--to", &to, "--engine", name.get_name()]);
+        assert_eq!(
+            numbers(&out),
+            dawson.expected(),
+            "--engine {}",
+            name.get_name()
+        );
+        let json = ok(&[
+            "run",
+            ".137",
+            "--to",
+            &to,
+            "--json",
+            "--engine",
+            name.get_name(),
+        ]);
+        check_summary(&json, "0.137", &dawson.expected());
+    }
+    refused(
+        &["values", ".137", "--to", "5", "--engine", "nonsense"],
+        "nonsense",
+    );
+}
+
+#[test]
+fn usage_errors_are_one_line_too() {
+    refused(&["values", ".137"], "--to");
+    refused(&["run", "0.6", "--to", "5", "--bogus"], "--bogus");
+    refused(&["run", "0.6", "--to", "5", "--threads", "x"], "--threads");
+    refused(&["frob"], "frob");
+    // Help and version still work and go to stdout.
+    let o = octal(&["--version"]);
+    assert!(o.status.success() && stdout(&o).starts_with("octal "));
+    let o = octal(&["values", "--help"]);
+    assert!(o.status.success() && stdout(&o).contains("--from"));
+}
