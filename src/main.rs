@@ -362,8 +362,31 @@ fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     Ok(code)
 }
 
+/// A clap usage error as one line: the message and its hints, without the
+/// usage block.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
+        .collect();
+    parts.join(" ").trim_start_matches("error: ").to_string()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::error::ErrorKind;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            eprintln!("octal: {}", one_line(&e));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {
@@ -431,6 +454,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             let code = parse_code(&code)?;
             let to = parse_to("to", &to)?;
             let from = parse_to("from", &from)?;
+            if to == 0 {
+                return Err(JobError::Empty.into());
+            }
             if from >= to {
                 return Err(input(format!("--from {from} must be below --to {to}")));
             }
