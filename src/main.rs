@@ -43,6 +43,9 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Compute all N values even once a period is proven.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Print G(M) … G(N−1), one per line.
     Values {
@@ -136,10 +139,47 @@ fn print_human(s: &Summary) {
             s.engine.last_rare_at.map_or("-".into(), |r| r.to_string())
         );
     }
+    print_period(s);
     println!(
         "checksum {} (FNV-1a-64 of the values as little-endian u32)",
         s.checksum
     );
+}
+
+fn print_period(s: &Summary) {
+    let notation = s
+        .period_notation
+        .as_ref()
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    if let Some(p) = &s.period {
+        println!(
+            "periodic: period {}, preperiod {}, proven at {} (bound {}){notation}",
+            p.period,
+            p.preperiod,
+            p.proven_at,
+            p.bound.unwrap_or(p.proven_at)
+        );
+        return;
+    }
+    if !s.period_provable {
+        print!("no period can be proven for this game");
+    } else {
+        print!("no period found up to {}", s.values);
+    }
+    match &s.apparent_period {
+        Some(p) => {
+            let needs = p
+                .bound
+                .map(|b| format!(", a proof needs {b} values"))
+                .unwrap_or_default();
+            println!(
+                " (apparent period {}, preperiod {}{needs}){notation}",
+                p.period, p.preperiod
+            )
+        }
+        None => println!(),
+    }
 }
 
 fn main() -> ExitCode {
@@ -166,6 +206,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
             threads: t,
+            keep_going,
         } => {
             let job = Job {
                 code: parse_code(&code)?,
@@ -174,7 +215,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 threads: threads(t)?,
             };
             let bar = progress_bar(job.to, quiet || json);
-            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            let outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
