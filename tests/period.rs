@@ -279,3 +279,123 @@ fn proven_periods_hold_four_times_further_on_random_codes() {
     }
     assert!(proven > 100, "only {proven} of 300 codes proven periodic");
 }
+
+/// Naive bounds that look plausible but are wrong, for the search below
+/// and the regression test after it. Each takes (code, p, s).
+type Naive = fn(&Code, u64, u64) -> u64;
+
+fn naive_bounds() -> Vec<(&'static str, Naive)> {
+    fn t(c: &Code) -> u64 {
+        c.last_digit_index() as u64
+    }
+    fn ours(c: &Code, p: u64, s: u64) -> u64 {
+        Bound::of(c).unwrap().needed(p, s)
+    }
+    vec![
+        ("forgets t: 2s+2p", |_, p, s| 2 * s + 2 * p),
+        ("s once: s+2p+t", |c, p, s| s + 2 * p + t(c)),
+        ("no s: 2p+t", |c, p, _| 2 * p + t(c)),
+        ("one period: s+p+t", |c, p, s| s + p + t(c)),
+        ("ours minus one", |c, p, s| ours(c, p, s) - 1),
+        ("s, not max(s,1)", |c, p, s| {
+            if s == 0 {
+                ours(c, p, 0).min(p + Bound::of(c).unwrap().needed(p, 1) - p - 2)
+            } else {
+                ours(c, p, s)
+            }
+        }),
+        ("ours", ours),
+    ]
+}
+
+/// Run with `cargo test --release --test period -- --ignored --nocapture`
+/// to list codes on which a naive bound declares a false period.
+#[test]
+#[ignore]
+fn search_naive_bound_failures() {
+    for code in random_codes(3000, 0x0000_0bad_b0d5_u64) {
+        let g = values(&code, 400);
+        for (name, f) in naive_bounds() {
+            if let Some((n, p, s)) = first_declared(&g, |p, s| f(&code, p, s)) {
+                let far = values(&code, (4 * n as usize).max(400));
+                if !holds(&far, p, s) {
+                    println!("{code}\t{name}\tdeclares p={p} s={s} at N={n}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn naive_bounds_declare_false_periods_where_ours_does_not() {
+    // Found by `search_naive_bound_failures`: each naive bound declares a
+    // period (p, s) at N values that fails within 4N values.
+    let cases: &[(&str, &str, (u64, u64, u64))] = &[
+        ("0.14", "forgets t: 2s+2p", (6, 3, 0)),
+        ("0.34", "forgets t: 2s+2p", (4, 2, 0)),
+        ("0.6", "s once: s+2p+t", (29, 3, 22)),
+        ("0.16", "s once: s+2p+t", (20, 6, 6)),
+        ("0.14", "s once: s+2p+t", (179, 30, 117)),
+        ("0.2", "no s: 2p+t", (3, 1, 2)),
+        ("0.1", "one period: s+p+t", (3, 2, 0)),
+        ("4.3", "one period: s+p+t", (4, 3, 0)),
+        ("0.6", "ours minus one", (7, 3, 1)),
+        ("0.36", "ours minus one", (8, 3, 1)),
+        ("0.12", "s, not max(s,1)", (3, 2, 0)),
+        ("0.013", "s, not max(s,1)", (7, 5, 0)),
+    ];
+    let naive = naive_bounds();
+    for &(code, name, declared) in cases {
+        let code: Code = code.parse().unwrap();
+        let f = naive.iter().find(|(n, _)| *n == name).unwrap().1;
+        let g = values(&code, 400);
+        let got = first_declared(&g, |p, s| f(&code, p, s)).unwrap();
+        assert_eq!(got, declared, "{code} {name}");
+        let (n, p, s) = got;
+        let far = values(&code, 4 * n as usize + 400);
+        assert!(!holds(&far, p, s), "{code} {name}: the period is true");
+        // Ours proves nothing false on this code.
+        if let Some(ours) = detect(&code, &g, 16) {
+            let far = values(&code, 4 * ours.proven_at as usize + 400);
+            assert!(holds(&far, ours.period, ours.preperiod), "{code}: {ours:?}");
+            assert!(ours.proven_at > n || (ours.period, ours.preperiod) != (p, s));
+        }
+    }
+}
+
+#[test]
+fn cli_stops_at_the_proof_unless_told_to_keep_going() {
+    let out = assert_cmd::Command::cargo_bin("octal")
+        .unwrap()
+        .args(["run", ".77", "--to", "1e9", "--json"])
+        .timeout(std::time::Duration::from_secs(10))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["period"]["period"], 12);
+    assert_eq!(j["period"]["preperiod"], 71);
+    assert_eq!(j["period"]["proven_at"], 167);
+    assert_eq!(j["period"]["bound"], 167);
+    assert!(j["values"].as_u64().unwrap() < 1000);
+
+    let out = assert_cmd::Command::cargo_bin("octal")
+        .unwrap()
+        .args(["run", ".77", "--to", "5000", "--keep-going"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("5000 values"), "{text}");
+    assert!(
+        text.contains("periodic: period 12, preperiod 71, proven at 167"),
+        "{text}"
+    );
+
+    let out = assert_cmd::Command::cargo_bin("octal")
+        .unwrap()
+        .args(["run", ".6", "--to", "500"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("no period found up to 500"), "{text}");
+}
