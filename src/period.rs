@@ -155,6 +155,18 @@ pub struct Detector {
     proven: Option<Period>,
 }
 
+/// Odd multiplier whose product with the rolling hash decides selection.
+const SELECT: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// True for 1 in `d` (a power of two) windows: the top bits of the
+/// multiplied hash are zero. The top bits depend on every value in the
+/// window (the low bits of a polynomial hash would not). Selection at a
+/// sparser level implies selection at the finer ones.
+#[inline(always)]
+fn selected(h: u64, d: u64) -> bool {
+    h.wrapping_mul(SELECT) >> (64 - d.trailing_zeros()) == 0
+}
+
 /// splitmix64's finaliser: spreads the rolling hash over all bits.
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -246,44 +258,63 @@ impl Detector {
         let top = HASH_BASE.wrapping_pow(WINDOW as u32);
         let mut h = self.hash;
         let mut found: Vec<(u64, usize)> = Vec::new();
-        for n in b0..b1 {
+        // The hot loop only rolls the hash and tests its top bits (one
+        // multiply off the dependency chain); selected windows, 1 in 32,
+        // go to `remember`.
+        let first = b0.max(WINDOW);
+        for n in b0..first.min(b1) {
             h = h
                 .wrapping_mul(HASH_BASE)
                 .wrapping_add(g[n].get() as u64 + 1);
-            if n >= WINDOW {
-                h = h.wrapping_sub(top.wrapping_mul(g[n - WINDOW].get() as u64 + 1));
+            if n + 1 == WINDOW && selected(h, LEVELS[0].0) {
+                self.remember(h, n, &mut found);
             }
-            let sel = mix(h);
-            if n + 1 < WINDOW || sel & (LEVELS[0].0 - 1) != 0 {
-                continue;
-            }
-            let pos = n as u64 + 1;
-            let mut hit = None;
-            for (level, &(d, slots)) in self.levels.iter_mut().zip(LEVELS.iter()) {
-                if sel & (d - 1) != 0 {
-                    break;
-                }
-                let slot = &mut level[((sel >> 32) as usize) & (slots - 1)];
-                if slot.0 == sel && slot.1 != 0 {
-                    hit = hit.or(Some(slot.1));
-                }
-                *slot = (sel, pos);
-            }
-            if sel & (COARSE - 1) == 0 {
-                if let Some(old) = self.coarse.insert(sel, pos) {
-                    hit = hit.or(Some(old));
-                }
-            }
-            if let Some(old) = hit {
-                let d = pos - old;
-                if d as usize > SHORT && !found.iter().any(|&(f, _)| f == d) {
-                    found.push((d, n));
+        }
+        if first < b1 {
+            let pairs = g[first..b1].iter().zip(&g[first - WINDOW..b1 - WINDOW]);
+            for (k, (x, old)) in pairs.enumerate() {
+                h = h
+                    .wrapping_mul(HASH_BASE)
+                    .wrapping_add(x.get() as u64 + 1)
+                    .wrapping_sub(top.wrapping_mul(old.get() as u64 + 1));
+                if selected(h, LEVELS[0].0) {
+                    self.remember(h, first + k, &mut found);
                 }
             }
         }
         self.hash = h;
         for (d, n) in found {
             self.consider(g, d, n);
+        }
+    }
+
+    /// Stores the selected window ending at `n` (hash `h`) in the levels it
+    /// belongs to; a window seen before suggests a period.
+    #[inline(never)]
+    fn remember(&mut self, h: u64, n: usize, found: &mut Vec<(u64, usize)>) {
+        let key = mix(h);
+        let pos = n as u64 + 1;
+        let mut hit = None;
+        for (level, &(d, slots)) in self.levels.iter_mut().zip(LEVELS.iter()) {
+            if !selected(h, d) {
+                break;
+            }
+            let slot = &mut level[(key as usize) & (slots - 1)];
+            if slot.0 == key && slot.1 != 0 {
+                hit = hit.or(Some(slot.1));
+            }
+            *slot = (key, pos);
+        }
+        if selected(h, COARSE) {
+            if let Some(old) = self.coarse.insert(key, pos) {
+                hit = hit.or(Some(old));
+            }
+        }
+        if let Some(old) = hit {
+            let d = pos - old;
+            if d as usize > SHORT && !found.iter().any(|&(f, _)| f == d) {
+                found.push((d, n));
+            }
         }
     }
 
