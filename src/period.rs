@@ -262,10 +262,8 @@ impl Detector {
         // multiply off the dependency chain); selected windows, 1 in 32,
         // go to `remember`.
         let first = b0.max(WINDOW);
-        for n in b0..first.min(b1) {
-            h = h
-                .wrapping_mul(HASH_BASE)
-                .wrapping_add(g[n].get() as u64 + 1);
+        for (n, x) in g.iter().enumerate().take(first.min(b1)).skip(b0) {
+            h = h.wrapping_mul(HASH_BASE).wrapping_add(x.get() as u64 + 1);
             if n + 1 == WINDOW && selected(h, LEVELS[0].0) {
                 self.remember(h, n, &mut found);
             }
