@@ -52,12 +52,12 @@ fn holds(g: &[u32], p: u64, s: u64) -> bool {
 
 #[test]
 fn kayles_dawson_guiles_from_the_lecture_notes() {
-    // Lecture notes (seed 001) lines 50-60: Kayles values by rows of 12;
+    // Lecture notes (seed 001) lines 52-60: Kayles values by rows of 12;
     // G(70) = 6 differs from G(82) = 2 and from row 72 on the rows agree:
     // period 12, last irregular value at n = 70.
-    // Lines 379-384: Dawson's Chess .137 by rows of 34; G(51) = 5 (row 34)
-    // but G(85) = 9 (row 68), later rows agree: period 34, last irregular
-    // value at n = 51. Line 460: .07 is .137 shifted by one heap.
+    // Lines 383-387: Dawson's Chess .137 by rows of 34; G(51) = 2 (row 34)
+    // but G(85) = 9 (row 68), and rows 68 and 102 agree: period 34, last
+    // irregular value at n = 51. Line 460: .07 is .137 shifted by one heap.
     // Lines 504-506: Guiles .15 = 0.\dot{1}10112212\dot{2}, period 10.
     for (code, period, last_irregular) in [
         (".77", 12, 70),
