@@ -391,15 +391,16 @@ impl Detector {
             .min()
     }
 
-    /// The most advanced period that has held for at least two periods
-    /// (and 16 values) but is not (yet) proven: for summaries of unfinished runs.
+    /// The most advanced period that has held over at least the second
+    /// half of the values, for two periods (and 16 values), but is not
+    /// (yet) proven: for summaries of unfinished runs.
     pub fn apparent(&self) -> Option<Period> {
         if self.proven.is_some() {
             return self.proven;
         }
         let n = self.seen;
         self.tracked()
-            .filter(|&(p, s, _)| n.saturating_sub(s + p) >= p.max(16))
+            .filter(|&(p, s, _)| 2 * s <= n && n.saturating_sub(s + p) >= p.max(16))
             .map(|(p, s, _)| (self.bound.map(|b| b.needed(p, s)), p, s))
             .min_by_key(|&(b, p, _)| (b, p))
             .map(|(bound, p, s)| Period {
