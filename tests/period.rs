@@ -399,3 +399,21 @@ fn cli_stops_at_the_proof_unless_told_to_keep_going() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("no period found up to 500"), "{text}");
 }
+
+#[test]
+fn dot_16_has_period_149459() {
+    // OEIS A071430 (Gangolli and Plambeck 1989): .16 is eventually
+    // periodic with period 149459, last exception at n = 105350. The
+    // bound is 2·105351 + 2·149459 + 2 − 1 = 509621 values: out of reach
+    // of the quadratic reference engine, so this runs only with a faster
+    // default engine.
+    if EngineKind::default() == EngineKind::Reference {
+        eprintln!("skipped: the default engine is the reference engine");
+        return;
+    }
+    let s = run_code(".16", 10_000_000);
+    let p = s.period.expect(".16 is proven periodic");
+    assert_eq!((p.period, p.last_irregular()), (149459, Some(105350)));
+    assert_eq!((p.proven_at, p.bound), (509621, Some(509621)));
+    assert!(s.values <= 509621 + 509621 / 100);
+}
