@@ -8,6 +8,7 @@ pub mod code;
 pub mod count;
 pub mod engine;
 pub mod family;
+pub mod period;
 pub mod run;
 pub mod slurm;
 pub mod stats;

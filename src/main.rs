@@ -44,6 +44,9 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Compute all N values even once a period is proven.
+        #[arg(long)]
+        keep_going: bool,
     },
     /// Run a family of games as one batch and tabulate them.
     Family {
@@ -115,6 +118,9 @@ struct FamilyArgs {
     json: bool,
     #[arg(long, short)]
     quiet: bool,
+    /// Compute every member to --to even once its period is proven.
+    #[arg(long)]
+    keep_going: bool,
     /// Do not run: write a Slurm job-array script and manifest into DIR.
     #[arg(long, value_name = "DIR")]
     slurm: Option<std::path::PathBuf>,
@@ -198,6 +204,7 @@ fn print_human(s: &Summary) {
             s.engine.last_rare_at.map_or("-".into(), |r| r.to_string())
         );
     }
+    print_period(s);
     println!(
         "checksum {} (FNV-1a-64 of the values as little-endian u32)",
         s.checksum
@@ -208,7 +215,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
     if let Some(dir) = &args.slurm {
-        let manifest = slurm::Manifest::new(name, to, members);
+        let manifest = slurm::Manifest::new(name, to, args.keep_going, members);
         let exe = std::env::current_exe().context("locating the octal binary")?;
         let script = slurm::prepare(&manifest, dir, &exe)?;
         println!("{}", script.display());
@@ -242,7 +249,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         bar
     });
     let rows = family::run_family(members, jobs, |_, member| {
-        let result = run_member(member, to, &multi);
+        let result = run_member(member, to, args.keep_going, &multi);
         if let Some(o) = &overall {
             o.inc(1);
         }
@@ -258,6 +265,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
 fn run_member(
     member: &family::Member,
     to: u64,
+    keep_going: bool,
     multi: &Option<indicatif::MultiProgress>,
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
@@ -277,7 +285,7 @@ fn run_member(
         engine: EngineKind::default(),
         threads: 1,
     };
-    let result = run::run(&job, &mut |p| update(&bar, p))
+    let result = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))
         .map(|o| o.summary)
         .map_err(|e| e.to_string());
     if let (Some(m), Some(bar)) = (multi, bar) {
@@ -329,7 +337,8 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     let member = manifest.member(index)?;
     let show = !quiet && std::io::stdout().is_terminal();
     let multi = show.then(indicatif::MultiProgress::new);
-    let summary = run_member(&member, manifest.to, &multi).map_err(anyhow::Error::msg)?;
+    let summary = run_member(&member, manifest.to, manifest.keep_going, &multi)
+        .map_err(anyhow::Error::msg)?;
     let row = family::Row::from_summary(&member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {
@@ -374,6 +383,42 @@ fn one_line(e: &clap::Error) -> String {
     parts.join(" ").trim_start_matches("error: ").to_string()
 }
 
+fn print_period(s: &Summary) {
+    let notation = s
+        .period_notation
+        .as_ref()
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    if let Some(p) = &s.period {
+        println!(
+            "periodic: period {}, preperiod {}, proven at {} (bound {}){notation}",
+            p.period,
+            p.preperiod,
+            p.proven_at,
+            p.bound.unwrap_or(p.proven_at)
+        );
+        return;
+    }
+    if !s.period_provable {
+        print!("no period can be proven for this game");
+    } else {
+        print!("no period found up to {}", s.values);
+    }
+    match &s.apparent_period {
+        Some(p) => {
+            let needs = p
+                .bound
+                .map(|b| format!(", a proof needs {b} values"))
+                .unwrap_or_default();
+            println!(
+                " (apparent period {}, preperiod {}{needs}){notation}",
+                p.period, p.preperiod
+            )
+        }
+        None => println!(),
+    }
+}
+
 fn main() -> ExitCode {
     use clap::error::ErrorKind;
     let cli = match Cli::try_parse() {
@@ -409,6 +454,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
             threads: t,
+            keep_going,
         } => {
             let job = Job {
                 code: parse_code(&code)?,
@@ -417,7 +463,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 threads: threads(t)?,
             };
             let bar = progress_bar(job.to, quiet || json);
-            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            let outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }

@@ -8,6 +8,7 @@ use thiserror::Error;
 
 use crate::code::Code;
 use crate::engine::{EngineInfo, EngineKind, Overflow};
+use crate::period::{self, Detector, Period};
 use crate::stats::Stats;
 
 /// A sequence held in memory at the narrowest width that fits its values.
@@ -145,12 +146,24 @@ pub struct Summary {
     pub bytes_per_value: usize,
     #[serde(flatten)]
     pub engine: EngineInfo,
+    /// The proven period, if any.
+    pub period: Option<Period>,
+    /// Without a proof: the period the values show so far, if any.
+    pub apparent_period: Option<Period>,
+    /// False when no period of this game can be proven at all.
+    pub period_provable: bool,
+    /// The values up to the end of the first period, `0.[1101122122]`,
+    /// when short enough to print.
+    pub period_notation: Option<String>,
 }
 
 impl Summary {
     /// `(period, preperiod)` when a period is proven.
     pub fn proven_period(&self) -> (Option<u64>, Option<u64>) {
-        (None, None)
+        match &self.period {
+            Some(p) => (Some(p.period), Some(p.preperiod)),
+            None => (None, None),
+        }
     }
 
     pub fn new(code: &Code, stats: &Stats, seconds: f64, width: usize, engine: EngineInfo) -> Self {
@@ -170,7 +183,25 @@ impl Summary {
             },
             bytes_per_value: width,
             engine,
+            period: None,
+            apparent_period: None,
+            period_provable: true,
+            period_notation: None,
         }
+    }
+
+    /// Fills in what `detector` found in `seq`.
+    pub fn set_period(&mut self, detector: &Detector, seq: &Seq) {
+        self.period = detector.proven();
+        self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
+        self.period_provable = detector.can_prove();
+        self.period_notation = self
+            .period
+            .or(self.apparent_period)
+            .and_then(|p| match seq {
+                Seq::U16(v) => period::notation(v, &p, 200),
+                Seq::U32(v) => period::notation(v, &p, 200),
+            });
     }
 }
 
@@ -191,20 +222,48 @@ pub struct Outcome {
 
 /// Computes G(0), …, G(to−1) in memory, calling `progress` between blocks.
 pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, JobError> {
+    run_until(job, false, progress)
+}
+
+/// Grows `v` to `end` values, doubling its capacity (never beyond `to`)
+/// so that a run which stops early never holds memory for all `to`.
+fn grow<T: Copy + Default>(v: &mut Vec<T>, end: usize, to: usize) {
+    if v.capacity() < end {
+        let target = end.max(2 * v.capacity()).min(to);
+        v.reserve_exact(target - v.len());
+    }
+    v.resize(end, T::default());
+}
+
+/// As [`run`]; with `stop_at_proof`, stops as soon as the values prove
+/// the sequence periodic.
+pub fn run_until(
+    job: &Job,
+    stop_at_proof: bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, JobError> {
     check_in_memory(job.to)?;
     let to = job.to as usize;
     let start = Instant::now();
     let mut engine = job.engine.build(&job.code, job.threads);
-    let mut seq = Seq::U16(Vec::with_capacity(to));
+    let mut detector = Detector::new(&job.code);
+    let mut seq = Seq::U16(Vec::new());
     let mut stats = Stats::default();
     let mut done = 0usize;
     while done < to {
         // Blocks grow with the sequence so progress stays lively early on
-        // and cheap later.
-        let end = (done + (done / 64).clamp(1 << 10, 1 << 22)).min(to);
+        // and cheap later; a block ends where a period would be proven
+        // (but is at least 1/128 of the values, so at most ~1% is
+        // computed past a proof).
+        let first = if stop_at_proof { 64 } else { 1 << 10 };
+        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
+        if let Some(want) = detector.wants() {
+            let want = usize::try_from(want).unwrap_or(usize::MAX);
+            end = end.min(want.max(done + (done / 128).max(64)));
+        }
         match &mut seq {
             Seq::U16(v) => {
-                v.resize(end, 0);
+                grow(v, end, to);
                 if let Err(Overflow { at, .. }) = engine.extend_u16(v, done) {
                     let wide: Vec<u32> = v[..at].iter().map(|&x| x as u32).collect();
                     seq = Seq::U32(wide);
@@ -215,7 +274,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, Jo
                 }
             }
             Seq::U32(v) => {
-                v.resize(end, 0);
+                grow(v, end, to);
                 engine
                     .extend_u32(v, done)
                     .expect("Grundy values beyond u32 are out of reach");
@@ -223,14 +282,22 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, Jo
         }
         seq.push_stats(&mut stats, done, end);
         done = end;
+        match &seq {
+            Seq::U16(v) => detector.feed(&v[..done]),
+            Seq::U32(v) => detector.feed(&v[..done]),
+        }
         progress(&Progress {
             done: done as u64,
             to: job.to,
             max_value: stats.max_value,
             rare_positions: engine.info().rare_positions,
         });
+        if stop_at_proof && detector.proven().is_some() {
+            break;
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
+    let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
+    summary.set_period(&detector, &seq);
     Ok(Outcome { seq, summary })
 }

@@ -96,7 +96,15 @@ fn run_json_matches_the_kayles_table() {
 #[test]
 fn run_json_agrees_with_values_on_a_longer_run() {
     let dawson = common::load("dawsons-chess");
-    let out = ok(&["run", "0.137", "--to", "3000", "--json", "--quiet"]);
+    let out = ok(&[
+        "run",
+        "0.137",
+        "--to",
+        "3000",
+        "--json",
+        "--quiet",
+        "--keep-going",
+    ]);
     let values = numbers(&ok(&["values", "0.137", "--to", "3000"]));
     assert_eq!(values[..dawson.end()], dawson.expected()[..]);
     check_summary(&out, "0.137", &values);
@@ -202,6 +210,7 @@ fn every_engine_is_reachable_from_the_command_line() {
             "--to",
             &to,
             "--json",
+            "--keep-going",
             "--engine",
             name.get_name(),
         ]);
