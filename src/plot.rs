@@ -284,6 +284,10 @@ pub fn aggregate(
 ) -> io::Result<Grid> {
     assert!(rows > 0 && bounds.windows(2).all(|w| w[0] <= w[1]));
     let done = AtomicU64::new(0);
+    // Values up to 2^16 find their row in a table; larger ones compute it.
+    let table: Vec<u32> = (0..=top.min(1 << 16))
+        .map(|v| row_of(v, top, rows) as u32)
+        .collect();
     let counts = bounds
         .par_windows(2)
         .map_init(Vec::new, |buf, w| {
@@ -292,7 +296,11 @@ pub fn aggregate(
                 buf.resize((r.end - r.start) as usize, 0);
                 values.read(r.start, buf)?;
                 for &v in buf.iter() {
-                    col[row_of(v, top, rows)] += 1;
+                    let row = match table.get(v as usize) {
+                        Some(&r) => r as usize,
+                        None => row_of(v, top, rows),
+                    };
+                    col[row] += 1;
                 }
                 let d = done.fetch_add(r.end - r.start, Ordering::Relaxed) + (r.end - r.start);
                 progress(d);
@@ -541,6 +549,16 @@ where
             root.draw(&Circle::new(at, 2, INK.filled())).map_err(e)?;
         }
     } else {
+        // With a little more rows than values some rows are no value's
+        // row; in a density plot a value's cell reaches up to the next
+        // value's row, so the picture shows no false white stripes.
+        let mut gap = vec![false; rows];
+        if !every_point && (top as usize) < rows && (top as usize + 1) * 2 >= rows {
+            gap.fill(true);
+            for v in 0..=top {
+                gap[grid.row(v)] = false;
+            }
+        }
         for (c, col) in grid.counts.iter().enumerate() {
             let x = px.start + c as i32;
             let mut r = 0;
@@ -551,7 +569,7 @@ where
                 }
                 let s = shade(col[r]);
                 let mut end = r + 1;
-                while end < col.len() && col[end] != 0 && shade(col[end]) == s {
+                while end < col.len() && (gap[end] || col[end] != 0 && shade(col[end]) == s) {
                     end += 1;
                 }
                 // Rows r..end, drawn upwards from y_of(r); corners half-open.
@@ -622,6 +640,20 @@ mod tests {
                 assert_eq!(k as usize, want, "column {c} row {r}");
             }
         }
+    }
+
+    #[test]
+    fn aggregate_large_values() {
+        // Beyond the row table: top 100000 over 11 rows, 10000 a row.
+        let v: Vec<u32> = vec![0, 50_000, 100_000, 100_000, 94_999, 95_000];
+        let g = aggregate(&v, vec![0, 3, 6], 11, 100_000, &|_| {}).unwrap();
+        let mut want = vec![vec![0u32; 11]; 2];
+        want[0][0] = 1;
+        want[0][5] = 1;
+        want[0][10] = 1;
+        want[1][10] = 2;
+        want[1][9] = 1;
+        assert_eq!(g.counts, want);
     }
 
     #[test]
