@@ -26,7 +26,7 @@ use crate::run::Seq;
 pub const POINT_LIMIT: u64 = 50_000;
 /// Smallest and largest accepted picture sides, in pixels.
 pub const MIN_SIDE: u32 = 200;
-pub const MAX_SIDE: u32 = 20_000;
+pub const MAX_SIDE: u32 = 10_000;
 
 /// Values are read in chunks of this many.
 const CHUNK: usize = 1 << 16;
@@ -173,6 +173,8 @@ pub enum PlotError {
     Empty,
     #[error("--from {from} must be below --to {to}")]
     EmptyRange { from: u64, to: u64 },
+    #[error("--log-x starts at n = 1, so --to must be at least 2")]
+    LogFromZero,
     #[error("--to {to} is beyond the {len} values available")]
     BeyondEnd { to: u64, len: u64 },
     #[error("picture size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE} pixels")]
@@ -211,6 +213,9 @@ pub fn check(opts: &PlotOptions, len: u64) -> Result<(), PlotError> {
             from: opts.from,
             to: opts.to,
         });
+    }
+    if opts.log_x && opts.to < 2 {
+        return Err(PlotError::LogFromZero);
     }
     if opts.to > len {
         return Err(PlotError::BeyondEnd { to: opts.to, len });
@@ -694,5 +699,10 @@ mod tests {
             Err(PlotError::Size { .. })
         ));
         assert!(check(&o(0, 10, 1200), v.available()).is_ok());
+        let log = PlotOptions {
+            log_x: true,
+            ..o(0, 1, 1200)
+        };
+        assert!(matches!(check(&log, 10), Err(PlotError::LogFromZero)));
     }
 }
