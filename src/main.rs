@@ -1,6 +1,7 @@
 //! The `octal` command line: a thin shell over the library.
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -10,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
+use octal::plot::{self, Format, Overlays, PlotError, PlotOptions};
 use octal::run::{self, Job, JobError, Progress, Summary};
 use octal::{family, slurm};
 
@@ -65,6 +67,48 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
+    Plot {
+        /// The octal code to compute, e.g. 0.6 (stores and files: not yet).
+        source: String,
+        #[arg(long, allow_hyphen_values = true)]
+        to: String,
+        /// First n drawn, to zoom in on a range.
+        #[arg(long, default_value = "0", allow_hyphen_values = true)]
+        from: String,
+        /// The picture file: NAME.png or NAME.svg.
+        #[arg(long, short)]
+        output: PathBuf,
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+        #[arg(long, default_value_t = 600)]
+        height: u32,
+        /// Logarithmic n axis (from n = 1).
+        #[arg(long)]
+        log_x: bool,
+        /// No progress display and no closing line.
+        #[arg(long, short)]
+        quiet: bool,
+        #[arg(long, value_enum, default_value_t)]
+        engine: EngineKind,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+/// Where the values of a plot come from.
+enum Source {
+    Code(Code),
+    /// A store or an exported sequence file (not readable yet).
+    File(PathBuf),
+}
+
+fn parse_source(s: &str) -> Result<Source> {
+    if Path::new(s).exists() {
+        Ok(Source::File(s.into()))
+    } else {
+        Ok(Source::Code(parse_code(s)?))
+    }
 }
 
 #[derive(Subcommand)]
@@ -438,7 +482,9 @@ fn main() -> ExitCode {
             let usage = e.downcast_ref::<InputError>().is_some()
                 || e.downcast_ref::<CodeError>().is_some()
                 || e.downcast_ref::<CountError>().is_some()
-                || e.downcast_ref::<JobError>().is_some();
+                || e.downcast_ref::<JobError>().is_some()
+                || e.downcast_ref::<PlotError>()
+                    .is_some_and(PlotError::is_input);
             eprintln!("octal: {e:#}");
             ExitCode::from(if usage { 2 } else { 1 })
         }
@@ -521,5 +567,112 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             out.flush().context("writing values")?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Plot {
+            source,
+            to,
+            from,
+            output,
+            width,
+            height,
+            log_x,
+            quiet,
+            engine,
+            threads: t,
+        } => {
+            let format = Format::from_path(&output)?;
+            let source = parse_source(&source)?;
+            let mut opts = PlotOptions {
+                width,
+                height,
+                from: parse_to("from", &from)?,
+                to: parse_to("to", &to)?,
+                log_x,
+                ..PlotOptions::default()
+            };
+            plot::check(&opts, u64::MAX)?;
+            // Fail on an unwritable path before computing anything.
+            let mut file = std::fs::File::create(&output)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            let drawn = plot_source(source, &mut opts, format, quiet, engine, threads(t)?);
+            let picture = match drawn {
+                Ok(p) => p,
+                Err(e) => {
+                    drop(file);
+                    let _ = std::fs::remove_file(&output);
+                    return Err(e);
+                }
+            };
+            file.write_all(&picture.bytes)
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("writing {}", output.display()))?;
+            if !quiet {
+                println!(
+                    "wrote {} ({}x{}, G({}..{}), {})",
+                    output.display(),
+                    width,
+                    height,
+                    opts.from,
+                    opts.to,
+                    if picture.every_point {
+                        "every value"
+                    } else {
+                        "density per pixel column"
+                    }
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Gets the values of a plot and draws them.
+fn plot_source(
+    source: Source,
+    opts: &mut PlotOptions,
+    format: Format,
+    quiet: bool,
+    engine: EngineKind,
+    threads: usize,
+) -> Result<plot::Picture> {
+    match source {
+        Source::Code(code) => {
+            let job = Job {
+                code,
+                to: opts.to,
+                engine,
+                threads,
+            };
+            let bar = progress_bar(job.to, quiet);
+            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
+            if opts.from == 0 {
+                opts.max_value = Some(outcome.summary.max_value);
+            }
+            let overlays = Overlays {
+                rare: Vec::new(),
+                period: outcome.summary.period.as_ref().map(|p| plot::Period {
+                    preperiod: p.preperiod,
+                    period: p.period,
+                }),
+            };
+            let span = opts.to - opts.from;
+            let bar = progress_bar(span, quiet || span < 10_000_000);
+            let picture = plot::render(&outcome.seq, opts, &overlays, format, &|done| {
+                if let Some(bar) = &bar {
+                    bar.set_position(done);
+                }
+            })?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(picture)
+        }
+        Source::File(path) => Err(input(format!(
+            "{}: reading stores/files is not supported yet",
+            path.display()
+        ))),
     }
 }
