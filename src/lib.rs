@@ -7,6 +7,7 @@
 pub mod code;
 pub mod count;
 pub mod engine;
+pub mod games;
 pub mod run;
 pub mod stats;
 

@@ -10,7 +10,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
+use octal::games::GameError;
 use octal::run::{self, Job, JobError, Progress, Summary};
+
+mod games_cli;
 
 #[derive(Parser)]
 #[command(
@@ -56,6 +59,10 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Cookie Cutter: a strip through the octal engine, a board by exact search.
+    CookieCutter(games_cli::CookieCutterArgs),
+    /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
+    VertexDeletion(games_cli::VertexDeletionArgs),
 }
 
 /// An error in what the user typed: exit code 2.
@@ -150,7 +157,8 @@ fn main() -> ExitCode {
             let usage = e.downcast_ref::<InputError>().is_some()
                 || e.downcast_ref::<CodeError>().is_some()
                 || e.downcast_ref::<CountError>().is_some()
-                || e.downcast_ref::<JobError>().is_some();
+                || e.downcast_ref::<JobError>().is_some()
+                || e.downcast_ref::<GameError>().is_some();
             eprintln!("octal: {e:#}");
             ExitCode::from(if usage { 2 } else { 1 })
         }
@@ -212,6 +220,10 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             }
             out.flush().context("writing values")?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::CookieCutter(args) => games_cli::cookie_cutter(args).map(|()| ExitCode::SUCCESS),
+        Command::VertexDeletion(args) => {
+            games_cli::vertex_deletion(args).map(|()| ExitCode::SUCCESS)
         }
     }
 }
