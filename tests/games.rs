@@ -188,8 +188,14 @@ fn load(name: &str) -> Table {
 }
 
 /// Checks every entry of a thesis table whose board has at most
-/// `max_cells` squares; the rest are left to scripts/fill-cookie-tables.sh.
+/// `max_cells` squares; the rest are checked by `every_thesis_entry`
+/// (ignored: minutes) and by the filled tables of
+/// scripts/fill-cookie-tables.sh.
 fn check_table(name: &str, max_cells: usize) -> usize {
+    check_table_skipping(name, max_cells, &[])
+}
+
+fn check_table_skipping(name: &str, max_cells: usize, skip: &[(usize, usize)]) -> usize {
     let t = load(name);
     let n = t.cells[0].len().max(t.cells.len());
     let strip: Vec<u32> = match t.cutter {
@@ -202,6 +208,9 @@ fn check_table(name: &str, max_cells: usize) -> usize {
         for (y, cell) in row.iter().enumerate() {
             let Some(want) = *cell else { continue };
             let (x, y) = (x + 1, y + 1);
+            if skip.contains(&(x, y)) {
+                continue;
+            }
             let got = if x == 1 || y == 1 {
                 strip[x.max(y)]
             } else if x * y <= max_cells {
@@ -249,6 +258,76 @@ fn thesis_table_5_6_k6() {
 #[test]
 fn thesis_table_5_7_k7() {
     assert_eq!(check_table("table-5.7-k7.txt", 30), 57);
+}
+
+const THESIS_TABLES: [&str; 7] = [
+    "table-5.1-kinf.txt",
+    "table-5.2-k2.txt",
+    "table-5.3-k3.txt",
+    "table-5.4-k4.txt",
+    "table-5.5-k5.txt",
+    "table-5.6-k6.txt",
+    "table-5.7-k7.txt",
+];
+
+#[test]
+#[ignore = "many minutes: the large boards of the thesis tables"]
+fn every_thesis_entry() {
+    // Every entry, except the boards scripts/fill-cookie-tables.sh could
+    // not finish in its minute (the rows of Theorem 5.3.1's zeros far out).
+    for name in THESIS_TABLES {
+        let n = check_table_skipping(name, usize::MAX, &unfinished(name));
+        eprintln!("{name}: {n} entries agree");
+    }
+}
+
+fn filled(name: &str) -> Option<Vec<Vec<Option<u32>>>> {
+    let k = name.trim_end_matches(".txt").rsplit_once("-k").unwrap().1;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/cookie-cutter")
+        .join(format!("filled-k{k}.txt"));
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(parse_table(&text).unwrap())
+}
+
+/// Boards the filled table leaves blank.
+fn unfinished(name: &str) -> Vec<(usize, usize)> {
+    let f = filled(name).unwrap_or_default();
+    let mut out = Vec::new();
+    for x in 1..=20 {
+        for y in 1..=20 {
+            if f.get(x - 1)
+                .and_then(|r| r.get(y - 1))
+                .copied()
+                .flatten()
+                .is_none()
+            {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn filled_tables_agree_with_the_thesis() {
+    // The filled tables (made by scripts/fill-cookie-tables.sh with the
+    // search) must agree with every thesis entry both have, errata applied.
+    let mut compared = 0;
+    for name in THESIS_TABLES {
+        let thesis = load(name);
+        let filled = filled(name).unwrap_or_else(|| panic!("no filled table for {name}"));
+        for (x, row) in thesis.cells.iter().enumerate() {
+            for (y, want) in row.iter().enumerate() {
+                let got = filled.get(x).and_then(|r| r.get(y)).copied().flatten();
+                if let (Some(want), Some(got)) = (want, got) {
+                    assert_eq!(got, *want, "{name}: {}x{}", x + 1, y + 1);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 300, "only {compared} entries compared");
 }
 
 // ---------------------------------------------------------------------

@@ -450,21 +450,19 @@ impl Solver {
             return Ok(v);
         }
         self.tick()?;
+        // Different placements often leave the same squares: try each
+        // distinct remainder once.
+        let mut children: Vec<u128> = f
+            .windows
+            .iter()
+            .filter(|&&w| w & part != 0)
+            .map(|&w| part & !w)
+            .collect();
+        children.sort_unstable();
+        children.dedup();
         let mut seen = Seen::default();
-        let mut cleared = false;
-        for &w in &f.windows {
-            if w & part == 0 {
-                continue;
-            }
-            let child = part & !w;
-            if child == 0 {
-                cleared = true;
-                continue;
-            }
+        for child in children {
             seen.insert(self.value(f, child)?);
-        }
-        if cleared {
-            seen.insert(0);
         }
         let v = seen.mex();
         if self.memo.len() >= self.max_positions {
@@ -506,8 +504,9 @@ pub struct Cell {
 /// The x×y table of values for one cutter (rows x = 1..=rows, columns
 /// y = 1..=cols). Strips come from the engine; boards from the search,
 /// each given at most `per_cell` (cells that run out stay `None`). Cells
-/// are solved smallest first, and x×y is reused for y×x. `report` hears of
-/// each board cell as it finishes.
+/// are solved smallest first, x×y is reused for y×x, and a board is not
+/// tried when a board no larger on either side already ran out. `report`
+/// hears of each board tried.
 pub fn table(
     solver: &mut Solver,
     rows: usize,
@@ -535,23 +534,29 @@ pub fn table(
         .filter(|&(x, y)| x * y <= MAX_CELLS)
         .collect();
     boards.sort_by_key(|&(x, y)| (x * y, x.max(y), x));
+    // Boards (as short side, long side) that ran out of time or memory:
+    // a board at least as large on both sides is not tried.
+    let mut failed: Vec<(usize, usize)> = Vec::new();
     for (x, y) in boards {
-        let mirror = (y <= rows && x <= cols).then(|| t[y - 1][x - 1]);
-        let cell = match mirror {
-            Some(c) if c.value.is_some() => c,
-            _ => {
-                let start = Instant::now();
-                let value = solver.solve(x.min(y), x.max(y), per_cell).ok();
-                Cell {
-                    value,
-                    seconds: start.elapsed().as_secs_f64(),
-                }
-            }
-        };
-        t[x - 1][y - 1] = cell;
-        if mirror.is_none_or(|c| c.value.is_none()) {
-            report(x, y, &cell, solver);
+        let (a, b) = (x.min(y), x.max(y));
+        if a != x && b <= rows && a <= cols {
+            t[x - 1][y - 1] = t[y - 1][x - 1];
+            continue;
         }
+        if failed.iter().any(|&(fa, fb)| a >= fa && b >= fb) {
+            continue;
+        }
+        let start = Instant::now();
+        let value = solver.solve(a, b, per_cell).ok();
+        let cell = Cell {
+            value,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if value.is_none() {
+            failed.push((a, b));
+        }
+        t[x - 1][y - 1] = cell;
+        report(x, y, &cell, solver);
     }
     Ok(t)
 }
