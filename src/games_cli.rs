@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Map, Value};
 
 use octal::code::Code;
@@ -149,8 +150,16 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
         Method::Board { rows, cols } => {
             let mut solver = Solver::new(cutter);
             solver.max_positions = a.max_positions;
+            let spinner = search_spinner(quiet);
+            if let Some(bar) = spinner.clone() {
+                solver.on_progress(Box::new(move |n| bar.set_message(format!("{n} positions"))));
+            }
             let start = Instant::now();
-            let value = solver.solve(rows, cols, None)?;
+            let value = solver.solve(rows, cols, None);
+            if let Some(bar) = spinner {
+                bar.finish_and_clear();
+            }
+            let value = value?;
             let seconds = start.elapsed().as_secs_f64();
             obj.insert("method".into(), "exact search".into());
             obj.insert("positions".into(), solver.positions().into());
@@ -163,6 +172,17 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A spinner with the search's memo size, on a terminal only.
+fn search_spinner(quiet: bool) -> Option<ProgressBar> {
+    let bar = progress_bar(0, quiet)?;
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] exact search: {msg}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
 }
 
 fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -> Result<()> {

@@ -349,6 +349,8 @@ pub struct Solver {
     pub max_positions: usize,
     deadline: Option<(Instant, Instant)>,
     nodes: u64,
+    /// Hears the memo's size now and then during a long search.
+    progress: Option<Box<dyn FnMut(usize)>>,
 }
 
 impl Solver {
@@ -361,7 +363,13 @@ impl Solver {
             max_positions: 1 << 24,
             deadline: None,
             nodes: 0,
+            progress: None,
         }
+    }
+
+    /// Calls `f` with the number of positions known, every so often.
+    pub fn on_progress(&mut self, f: Box<dyn FnMut(usize)>) {
+        self.progress = Some(f);
     }
 
     pub fn cutter(&self) -> Cutter {
@@ -483,6 +491,9 @@ impl Solver {
     fn tick(&mut self) -> Result<(), SolveError> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) {
+            if let Some(f) = &mut self.progress {
+                f(self.memo.len());
+            }
             if let Some((start, end)) = self.deadline {
                 let now = Instant::now();
                 if now >= end {
