@@ -9,6 +9,7 @@ pub mod code;
 pub mod count;
 pub mod engine;
 pub mod family;
+pub mod games;
 pub mod period;
 pub mod plot;
 pub mod run;

@@ -11,9 +11,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
+use octal::games::GameError;
 use octal::plot::{self, Format, Overlays, PlotError, PlotOptions};
 use octal::run::{self, Job, JobError, Progress, Summary};
 use octal::{family, slurm};
+
+mod games_cli;
 
 #[derive(Parser)]
 #[command(
@@ -94,6 +97,10 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Cookie Cutter: a strip through the octal engine, a board by exact search.
+    CookieCutter(games_cli::CookieCutterArgs),
+    /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
+    VertexDeletion(games_cli::VertexDeletionArgs),
 }
 
 /// Where the values of a plot come from.
@@ -484,7 +491,8 @@ fn main() -> ExitCode {
                 || e.downcast_ref::<CountError>().is_some()
                 || e.downcast_ref::<JobError>().is_some()
                 || e.downcast_ref::<PlotError>()
-                    .is_some_and(PlotError::is_input);
+                    .is_some_and(PlotError::is_input)
+                || e.downcast_ref::<GameError>().is_some();
             eprintln!("octal: {e:#}");
             ExitCode::from(if usage { 2 } else { 1 })
         }
@@ -536,6 +544,10 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             FamilyKind::Collect { dir, json } => family_collect(&dir, json),
         },
 
+        Command::CookieCutter(args) => games_cli::cookie_cutter(args).map(|()| ExitCode::SUCCESS),
+        Command::VertexDeletion(args) => {
+            games_cli::vertex_deletion(args).map(|()| ExitCode::SUCCESS)
+        }
         Command::Values {
             code,
             to,
