@@ -471,6 +471,14 @@ fn print_period(s: &Summary) {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix filters, end quietly when the reader of our output
+    // goes away (`octal values … | head`) instead of failing to print.
+    // SAFETY: setting a signal's disposition to the default before any
+    // other thread exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     use clap::error::ErrorKind;
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
