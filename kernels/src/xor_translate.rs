@@ -55,7 +55,21 @@ pub fn xor_permute_word(x: u64, s: u32) -> u64 {
 #[inline]
 pub fn or_xor_translated(dst: &mut [u64], src: &[u64], k: u32) {
     let masks = swap_masks(k & 63);
-    let h = (k >> 6) as usize;
+    or_moved(dst, src, (k >> 6) as usize, |w| permute(w, &masks));
+}
+
+/// `dst[w ⊕ h] |= src[w]` for every `w`: the XOR-translation by `64·h`,
+/// which moves whole words. Translations by `k` with equal `k & 63` can be
+/// ORed together this way and permuted once, by
+/// [`or_xor_translated`] with `k & 63`. Panics as `or_xor_translated`.
+#[inline]
+pub fn or_xor_indexed(dst: &mut [u64], src: &[u64], h: usize) {
+    or_moved(dst, src, h, |w| w);
+}
+
+/// `dst[w ⊕ h] |= f(src[w])`.
+#[inline(always)]
+fn or_moved(dst: &mut [u64], src: &[u64], h: usize, f: impl Fn(u64) -> u64) {
     // h has no bits below its lowest set bit, so a block of that many
     // words, aligned, lands contiguously: (base + j) ⊕ h = (base ⊕ h) + j.
     let block = if h == 0 {
@@ -67,7 +81,7 @@ pub fn or_xor_translated(dst: &mut [u64], src: &[u64], k: u32) {
         let base = (i * block) ^ h;
         let to = &mut dst[base..base + from.len()];
         for (d, &s) in to.iter_mut().zip(from) {
-            *d |= permute(s, &masks);
+            *d |= f(s);
         }
     }
 }
@@ -142,6 +156,18 @@ mod tests {
             let mut slow = fast.clone();
             or_xor_translated(&mut fast, src, k);
             or_xor_translated_scalar(&mut slow, src, k);
+            prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn indexed_matches_scalar(
+            src in proptest::collection::vec(any::<u64>(), 1..17),
+            h in 0usize..16,
+        ) {
+            let mut fast = vec![0u64; 32];
+            let mut slow = fast.clone();
+            or_xor_indexed(&mut fast, &src, h);
+            or_xor_translated_scalar(&mut slow, &src, 64 * h as u32);
             prop_assert_eq!(fast, slow);
         }
 

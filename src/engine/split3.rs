@@ -7,9 +7,11 @@
 //! three-heap options of `M` are `∪_{c=1}^{M−2} S2(M − c) ⊕ G(c)`: the
 //! order of the three heaps does not matter for a union, and every part is
 //! ≥ 1 because `c ≥ 1` and `S2` only holds splits into non-empty heaps.
-//! Heaps `c` with equal `G(c)` share one XOR-translation: their `S2` sets
-//! are ORed first, then translated once (the kernel
-//! [`or_xor_translated`](octal_kernels::xor_translate::or_xor_translated)).
+//! XOR by `G(c)` moves words by `G(c) >> 6` and permutes the bits inside
+//! each word by `G(c) & 63` (the kernel
+//! [`or_xor_translated`](octal_kernels::xor_translate::or_xor_translated)):
+//! the moved sets are ORed into one block per `G(c) & 63` first, so each
+//! heap costs a plain OR and the permutation is paid at most 64 times.
 //!
 //! Memory: `S2(m)` takes one bit per possible value, so the table grows as
 //! `N · B / 8` bytes (B the power of two above the values). Beyond
@@ -17,6 +19,7 @@
 //! of stored: slower, never out of memory.
 
 use octal_kernels::mex::ValueSet;
+use octal_kernels::xor_translate::or_xor_indexed;
 use octal_kernels::Value;
 
 /// Words of a bitset holding values below the power of two above `max`.
@@ -36,12 +39,9 @@ pub struct Split3 {
     cache_words: usize,
     /// Scratch `S2(m)` for an `m` beyond the table.
     scratch: Vec<u64>,
-    /// Per distinct `G(c)`: the OR of the `S2(M − c)` (`stride` words each).
+    /// 64 blocks, one per `G(c) & 63`: the OR of the `S2(M − c)`, each
+    /// moved by `G(c) >> 6` words.
     acc: Vec<u64>,
-    /// `slot_of[v]` is v's block in `acc`, or `u32::MAX`.
-    slot_of: Vec<u32>,
-    /// The values that have a block, in block order.
-    slots: Vec<u32>,
 }
 
 impl Default for Split3 {
@@ -53,9 +53,9 @@ impl Default for Split3 {
 impl Split3 {
     /// 512 MiB of stored `S2` sets.
     pub const DEFAULT_CACHE_WORDS: usize = 1 << 26;
-    /// Share translations between equal `G(c)` only while the per-value
-    /// blocks stay small (`B²/64` words at most, 2 MiB here).
-    const GROUP_MAX_BOUND: usize = 1 << 12;
+    /// Share bit permutations between equal `G(c) & 63` while the 64
+    /// blocks stay small (`B` words, 32 MiB at most).
+    const GROUP_MAX_BOUND: usize = 1 << 22;
 
     /// A cache that stores at most `cache_words` words of `S2` sets.
     pub fn new(cache_words: usize) -> Split3 {
@@ -66,8 +66,6 @@ impl Split3 {
             cache_words,
             scratch: Vec::new(),
             acc: Vec::new(),
-            slot_of: Vec::new(),
-            slots: Vec::new(),
         }
     }
 
@@ -76,10 +74,8 @@ impl Split3 {
         self.offsets.len() - 1
     }
 
-    /// Writes `S2(m)` into `out` (cleared, `words` long); needs `G(1..m)`.
-    fn build_s2<V: Value>(g: &[V], m: usize, words: usize, out: &mut Vec<u64>) {
-        out.clear();
-        out.resize(words, 0);
+    /// ORs `S2(m)` into `out`, which must cover its values; needs `G(1..m)`.
+    fn add_s2<V: Value>(g: &[V], m: usize, out: &mut [u64]) {
         for a in 1..=m / 2 {
             let v = g[a].get() ^ g[m - a].get();
             out[(v >> 6) as usize] |= 1u64 << (v & 63);
@@ -97,10 +93,7 @@ impl Split3 {
             let words = if m >= 2 { words_for(self.max) } else { 0 };
             let start = self.table.len();
             self.table.resize(start + words, 0);
-            for a in 1..=m / 2 {
-                let v = g[a].get() ^ g[m - a].get();
-                self.table[start + (v >> 6) as usize] |= 1u64 << (v & 63);
-            }
+            Split3::add_s2(g, m, &mut self.table[start..]);
             self.offsets.push(self.table.len());
         }
     }
@@ -117,7 +110,9 @@ impl Split3 {
         if m + 1 < offsets.len() {
             &table[offsets[m]..offsets[m + 1]]
         } else {
-            Split3::build_s2(g, m, words, scratch);
+            scratch.clear();
+            scratch.resize(words, 0);
+            Split3::add_s2(g, m, scratch);
             scratch
         }
     }
@@ -130,9 +125,9 @@ impl Split3 {
         self.insert_options_with(g, m, set, Self::GROUP_MAX_BOUND);
     }
 
-    /// [`insert_options`](Self::insert_options), sharing translations
-    /// between equal `G(c)` only when the values are below `group_limit`
-    /// (tests pin both paths equal).
+    /// [`insert_options`](Self::insert_options), sharing bit permutations
+    /// between equal `G(c) & 63` only when the values are below
+    /// `group_limit` (tests pin both paths equal).
     fn insert_options_with<V: Value>(
         &mut self,
         g: &[V],
@@ -153,8 +148,6 @@ impl Split3 {
             offsets,
             scratch,
             acc,
-            slot_of,
-            slots,
             ..
         } = self;
         if !grouped {
@@ -164,35 +157,34 @@ impl Split3 {
             }
             return;
         }
-        // One block of `words` words per distinct G(c).
-        if slot_of.len() < words * 64 {
-            slot_of.resize(words * 64, u32::MAX);
-        }
-        slots.clear();
-        for c in 1..=m - 2 {
-            let v = g[c].get();
-            let slot = match slot_of[v as usize] {
-                u32::MAX => {
-                    let slot = slots.len();
-                    slots.push(v);
-                    slot_of[v as usize] = slot as u32;
-                    let need = (slot + 1) * words;
-                    if acc.len() < need {
-                        acc.resize(need, 0);
-                    }
-                    acc[slot * words..need].fill(0);
-                    slot
-                }
-                s => s as usize,
-            };
-            let s = Split3::s2(table, offsets, scratch, g, m - c, words);
-            for (d, &w) in acc[slot * words..].iter_mut().zip(s) {
-                *d |= w;
+        // One block of `words` words per low part G(c) & 63: the word-moving
+        // part of each translation is done while ORing, the bit permutation
+        // once per block.
+        acc.clear();
+        acc.resize(64 * words, 0);
+        let mut used = 0u64;
+        if words == 1 && m < offsets.len() {
+            // Every value below 64 and every S2 in the table, one word each
+            // (m ≥ 2 has at least one): the common case, kept tight.
+            for c in 1..=m - 2 {
+                let low = g[c].get() as usize;
+                used |= 1 << low;
+                acc[low] |= table[offsets[m - c]];
+            }
+        } else {
+            for c in 1..=m - 2 {
+                let v = g[c].get();
+                let low = (v & 63) as usize;
+                used |= 1 << low;
+                let s = Split3::s2(table, offsets, scratch, g, m - c, words);
+                let block = &mut acc[low * words..(low + 1) * words];
+                or_xor_indexed(block, s, (v >> 6) as usize);
             }
         }
-        for (slot, &v) in slots.iter().enumerate() {
-            set.insert_xor_translated(&acc[slot * words..(slot + 1) * words], v);
-            slot_of[v as usize] = u32::MAX;
+        while used != 0 {
+            let low = used.trailing_zeros() as usize;
+            used &= used - 1;
+            set.insert_xor_translated(&acc[low * words..(low + 1) * words], low as u32);
         }
     }
 }
