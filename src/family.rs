@@ -312,7 +312,7 @@ mod tests {
         let m = parse_code_list("# games\n.77\n\n0.137 # Dawson\n", "list").unwrap();
         let codes: Vec<String> = m.iter().map(|m| m.code.to_string()).collect();
         assert_eq!(codes, ["0.77", "0.137"]);
-        let e = parse_code_list(".77\n0.9\n", "list")
+        let e = parse_code_list(".77\n0.G\n", "list")
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("list: line 2:"), "{e}");

@@ -33,7 +33,7 @@ struct Cli {
 enum Command {
     /// Compute G(0) … G(N−1) and print a summary.
     Run {
-        /// The octal code, e.g. 0.6, .137 or 4.7.
+        /// The octal code, e.g. 0.6, .137 or 4.7; hexadecimal 0.1F; or grundy (= 4.0u).
         code: String,
         /// How many values: 1000000, 1e6, 2^20 or 1_000_000.
         #[arg(long, allow_hyphen_values = true)]

@@ -417,3 +417,18 @@ fn dot_16_has_period_149459() {
     assert_eq!((p.proven_at, p.bound), (509621, Some(509621)));
     assert!(s.values <= 509621 + 509621 / 100);
 }
+
+#[test]
+fn games_beyond_the_proof_never_claim_a_period() {
+    // Grundy's game and three-heap splits: no bound is derived, so nothing
+    // is ever proven, however regular the values look (0.8 is periodic-
+    // looking from the start: one move, leave three heaps).
+    for code in ["grundy", "4.0u", "0.8", "0.F", "0.7u"] {
+        let c: Code = code.parse().unwrap();
+        assert!(Bound::of(&c).is_none(), "{code}");
+        let s = run_code(code, 400);
+        assert!(s.period.is_none(), "{code}: {:?}", s.period);
+        assert!(!s.period_provable, "{code}");
+        assert_eq!(s.values, 400, "{code}: a run without proof goes to --to");
+    }
+}

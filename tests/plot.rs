@@ -297,7 +297,7 @@ fn cli_refuses_bad_input_in_one_line() {
     assert_eq!(code, 2);
     let (code, _) = fails(&["plot", "0.6", "--to", "10", "--width", "5", "-o", out]);
     assert_eq!(code, 2);
-    let (code, _) = fails(&["plot", "0.9", "--to", "10", "-o", out]);
+    let (code, _) = fails(&["plot", "0.G", "--to", "10", "-o", out]);
     assert_eq!(code, 2);
     assert!(!std::path::Path::new(out).exists());
     // An existing file as the source: not readable yet.

@@ -6,5 +6,6 @@
 
 pub mod mex;
 pub mod value;
+pub mod xor_translate;
 
 pub use value::Value;

@@ -35,6 +35,22 @@ impl ValueSet {
         }
     }
 
+    /// Adds `v ⊕ k` for every `v` in the bitset `src`; every such value
+    /// must be below the bound given to [`reset`](Self::reset) (true when
+    /// `src`'s values and `k` are).
+    #[inline]
+    pub fn insert_xor_translated(&mut self, src: &[u64], k: u32) {
+        if src.is_empty() {
+            return;
+        }
+        crate::xor_translate::or_xor_translated(&mut self.words, src, k);
+        // Every word index written is w ⊕ (k >> 6) ≤ (all-ones cover of
+        // src.len() − 1) | (k >> 6).
+        let cover = src.len().next_power_of_two() - 1;
+        let top = (cover | (k >> 6) as usize) + 1;
+        self.dirty = self.dirty.max(top.min(self.words.len()));
+    }
+
     #[inline(always)]
     pub fn contains(&self, v: u32) -> bool {
         let w = (v >> 6) as usize;
@@ -101,6 +117,24 @@ mod tests {
         s.reset(10);
         assert_eq!(s.mex(), 0);
         assert!(!s.contains(5));
+    }
+
+    #[test]
+    fn translated_inserts_are_cleared_and_counted() {
+        let mut s = ValueSet::new();
+        s.reset(256);
+        // {0, 1, 2} ⊕ 3 = {3, 2, 1}: mex 0.
+        s.insert_xor_translated(&[0b111], 3);
+        assert_eq!(s.mex(), 0);
+        s.insert(0);
+        assert_eq!(s.mex(), 4);
+        // Into the fourth word: {1} ⊕ 192 = {193}.
+        s.insert_xor_translated(&[0b10], 192);
+        assert!(s.contains(193));
+        // reset must clear what the translation wrote.
+        s.reset(256);
+        assert!(!s.contains(193) && !s.contains(1));
+        assert_eq!(s.mex(), 0);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! values themselves are the only state that has to survive a restart.
 
 pub mod reference;
+pub mod split3;
 
 use octal_kernels::Value;
 use thiserror::Error;

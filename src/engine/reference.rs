@@ -1,9 +1,12 @@
 //! The reference engine: for each heap, every option, into a bitset, then
 //! the mex. Quadratic and obviously right; the tests use it as the oracle.
+//! Hexadecimal three-heap splits go through [`Split3`]'s bitsets of
+//! two-heap values (checked against plain enumeration in the tests).
 
 use octal_kernels::mex::ValueSet;
 use octal_kernels::Value;
 
+use super::split3::Split3;
 use super::{fit, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
@@ -11,6 +14,8 @@ use crate::code::{Code, Rules};
 pub struct Reference {
     rules: Rules,
     set: ValueSet,
+    /// Three-heap splits; assumes every call sees the same game's values.
+    split3: Split3,
 }
 
 impl Reference {
@@ -18,6 +23,7 @@ impl Reference {
         Reference {
             rules: code.rules(),
             set: ValueSet::new(),
+            split3: Split3::default(),
         }
     }
 
@@ -48,9 +54,20 @@ impl Reference {
         for &i in &rules.take_split {
             if n >= i + 2 {
                 let m = n - i;
-                for a in 1..=m / 2 {
+                // Unequal splits (the u suffix) skip a = m − a.
+                let top = if rules.unequal_splits {
+                    (m - 1) / 2
+                } else {
+                    m / 2
+                };
+                for a in 1..=top {
                     set.insert(g[a].get() ^ g[m - a].get());
                 }
+            }
+        }
+        for &i in &rules.take_split3 {
+            if n >= i + 3 {
+                self.split3.insert_options(g, n - i, set);
             }
         }
         set.mex()
@@ -105,6 +122,23 @@ mod tests {
         // 4.0: split only; a heap of n ≥ 2 splits into two heaps.
         assert_eq!(seq("4.0", 4)[..3], [0, 0, 1]);
         assert_eq!(seq("0.0", 5), [0; 5]);
+    }
+
+    #[test]
+    fn hexadecimal_and_grundy_by_hand() {
+        // 0.8: remove one, leave three heaps. G(0..3) = 0; n = 4 leaves
+        // 1+1+1 (value 0); n = 7 leaves 1+1+4 (G = 1) or 1+2+3, 2+2+2 (0).
+        assert_eq!(seq("0.8", 8), [0, 0, 0, 0, 1, 1, 1, 2]);
+        // 8.0: split in three. G(3) = mex{G(1+1+1) = 0} = 1; n = 5 leaves
+        // 1+1+3 (value 1) or 1+2+2 (0), so G(5) = 2.
+        assert_eq!(seq("8.0", 6), [0, 0, 0, 1, 1, 2]);
+        // Grundy's game: 2 = 1+1 is equal, so G(2) = 0; G(3) = mex{G(1)^G(2)}
+        // = 1; 4 = 1+3 only (2+2 is equal), so G(4) = mex{1} = 0; 5 = 1+4
+        // (0) or 2+3 (1), so G(5) = 2.
+        assert_eq!(seq("grundy", 6), [0, 0, 0, 1, 0, 2]);
+        // Without the u, 1+1 and 2+2 are allowed: 4.0 gives G(2) = 1,
+        // G(3) = mex{0 ^ 1} = 0, G(4) = mex{0 ^ 0, 1 ^ 1} = 1.
+        assert_eq!(seq("4.0", 5), [0, 0, 1, 0, 1]);
     }
 
     #[test]
