@@ -8,7 +8,10 @@ pub mod code;
 pub mod count;
 pub mod engine;
 pub mod run;
+pub mod seqfile;
 pub mod stats;
+pub mod store;
+pub mod stored;
 
 pub use code::{Code, CodeError};
 pub use engine::{compute, Engine, EngineKind};

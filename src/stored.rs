@@ -1,0 +1,237 @@
+//! Runs kept in a store: continue from the store's checkpoint, checkpoint
+//! on a timer and when SIGINT or SIGTERM arrives, summarise the whole
+//! sequence, and check a store (or an exported file) against its checksums
+//! and against the reference engine.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::code::Code;
+use crate::engine::Reference;
+use crate::run::{drive, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
+use crate::stats::Stats;
+use crate::store::{Checkpoint, Store, StoreError};
+
+/// Exit status after SIGINT (128 + 2), as shells report it.
+pub const EXIT_SIGINT: usize = 130;
+/// Exit status after SIGTERM (128 + 15).
+pub const EXIT_SIGTERM: usize = 143;
+
+/// Installs SIGINT and SIGTERM handlers that set the returned flag to the
+/// exit status to use (130 or 143), for [`run_stored`] to checkpoint and
+/// stop. A second signal exits at once: the store still holds its last
+/// checkpoint.
+pub fn stop_on_signals() -> io::Result<Arc<AtomicUsize>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let stop = Arc::new(AtomicUsize::new(0));
+    let again = Arc::new(AtomicBool::new(false));
+    for (sig, status) in [(SIGINT, EXIT_SIGINT), (SIGTERM, EXIT_SIGTERM)] {
+        flag::register_conditional_shutdown(sig, status as i32, again.clone())?;
+        flag::register(sig, again.clone())?;
+        flag::register_usize(sig, stop.clone(), status)?;
+    }
+    Ok(stop)
+}
+
+/// A store seen as the backing of a run.
+struct OnStore<'a> {
+    store: &'a mut Store,
+    base_seconds: f64,
+    start: Instant,
+    target: u64,
+    engine: &'static str,
+}
+
+impl OnStore<'_> {
+    fn next(&self, stats: &Stats) -> Checkpoint {
+        let cp = self.store.checkpoint();
+        Checkpoint {
+            good: stats.values,
+            target: self.target,
+            width: cp.width,
+            seconds: self.base_seconds + self.start.elapsed().as_secs_f64(),
+            stats: stats.clone(),
+            engine: self.engine.to_string(),
+            // Engines rebuild their state from the values.
+            engine_state: Vec::new(),
+            // The period detector's serialised state goes here once the
+            // run loop feeds one; until then the stored blob is kept.
+            period_state: cp.period_state.clone(),
+            chunks: Vec::new(),
+        }
+    }
+}
+
+impl Backing for OnStore<'_> {
+    type Error = StoreError;
+
+    fn lend(&mut self, end: usize) -> Result<SeqMut<'_>, StoreError> {
+        self.store.lend(end as u64)
+    }
+
+    fn view(&self, from: usize, to: usize) -> SeqRef<'_> {
+        self.store.view(from as u64, to as u64)
+    }
+
+    fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), StoreError> {
+        debug_assert_eq!(stats.values, at as u64);
+        let next = self.next(stats);
+        self.store.widen(next)
+    }
+
+    fn checkpoint(&mut self, stats: &Stats) -> Result<(), StoreError> {
+        let next = self.next(stats);
+        self.store.commit(next)
+    }
+}
+
+/// A stored run's end: its summary (of the whole sequence up to the
+/// target) and whether it finished or was stopped.
+pub struct StoredOutcome {
+    pub summary: Summary,
+    pub ending: Ending,
+}
+
+/// Extends `store` to `job.to` values (the code must be the store's),
+/// checkpointing every `every` and when `stop` becomes non-zero. A target
+/// below what the store holds just summarises that prefix.
+pub fn run_stored(
+    store: &mut Store,
+    job: &Job,
+    every: Duration,
+    stop: Option<&AtomicUsize>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<StoredOutcome, StoreError> {
+    assert_eq!(store.code(), &job.code, "the caller checks the code");
+    // Build only on values that still match their checksums.
+    store.check_chunks()?;
+    let cp = store.checkpoint().clone();
+    let mut engine = job.engine.build(&job.code, job.threads);
+    let resumed_from = (cp.good > 0).then_some(cp.good);
+    let (stats, seconds, ending) = if job.to <= cp.good {
+        let stats = if job.to == cp.good {
+            cp.stats.clone()
+        } else {
+            store.stats_of(job.to)
+        };
+        (stats, 0.0, Ending::Done)
+    } else {
+        let mut stats = cp.stats.clone();
+        let mut backing = OnStore {
+            store: &mut *store,
+            base_seconds: cp.seconds,
+            start: Instant::now(),
+            target: job.to,
+            engine: engine.info().engine,
+        };
+        let mut ctl = Control {
+            progress,
+            checkpoint_every: Some(every),
+            stop,
+        };
+        let ending = drive(
+            &mut *engine,
+            &mut backing,
+            &mut stats,
+            job.to as usize,
+            &mut ctl,
+        )?;
+        (stats, store.checkpoint().seconds, ending)
+    };
+    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), engine.info());
+    summary.store = Some(store.path().display().to_string());
+    summary.resumed_from = resumed_from;
+    Ok(StoredOutcome { summary, ending })
+}
+
+/// A small deterministic generator for picking values to recompute.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0), near enough for sampling.
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// Recomputes `k` values at random positions of `g` (always including the
+/// last) with the reference engine; returns the positions that disagree,
+/// with (stored, recomputed).
+pub fn recompute(code: &Code, g: SeqRef<'_>, k: u64, seed: u64) -> Vec<(u64, u32, u32)> {
+    let n = g.len() as u64;
+    if n == 0 || k == 0 {
+        return Vec::new();
+    }
+    let mut rng = SplitMix(seed);
+    let mut at: Vec<u64> = (1..k).map(|_| rng.below(n)).collect();
+    at.push(n - 1);
+    let mut reference = Reference::new(code);
+    at.into_iter()
+        .filter_map(|i| {
+            let want = match g {
+                SeqRef::U16(v) => reference.value_at(v, i as usize),
+                SeqRef::U32(v) => reference.value_at(v, i as usize),
+            };
+            let have = g.get(i as usize);
+            (want != have).then_some((i, have, want))
+        })
+        .collect()
+}
+
+/// What `octal verify` found in a store.
+pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
+    let cp = store.checkpoint();
+    let mut problems = Vec::new();
+    let (slot, other) = store.slots();
+    if let Some(why) = other.filter(|&w| w != "empty") {
+        problems.push(format!(
+            "header slot {} is unusable ({why}); the checkpoint in slot {slot} is used (a crash during a checkpoint leaves this; the next checkpoint rewrites it)",
+            1 - slot
+        ));
+    }
+    for b in store.bad_chunks() {
+        problems.push(format!(
+            "values {}..{} (chunk {}) are damaged: checksum mismatch",
+            b.from, b.to, b.chunk
+        ));
+    }
+    let stats = store.stats_of(cp.good);
+    if stats != cp.stats {
+        problems.push(format!(
+            "whole-sequence checksum {} differs from the recorded {}",
+            stats.checksum.hex(),
+            cp.stats.checksum.hex()
+        ));
+    }
+    if problems.is_empty() {
+        for (i, have, want) in recompute(store.code(), store.view(0, cp.good), k, seed) {
+            problems.push(format!(
+                "G({i}) is stored as {have} but the reference engine gives {want}"
+            ));
+        }
+    }
+    let line = format!(
+        "{}: store of {}, {} values (target {}), {} bytes per value, checksum {}, {} chunks of {} values, {} recomputed",
+        store.path().display(),
+        store.code(),
+        cp.good,
+        cp.target,
+        cp.width,
+        cp.stats.checksum.hex(),
+        cp.chunks.len(),
+        store.chunk_values(),
+        if cp.good == 0 { 0 } else { k }
+    );
+    (line, problems)
+}
