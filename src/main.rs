@@ -516,9 +516,6 @@ fn stored_run(
         }
     }
     let good = store.good();
-    if good > 0 && !quiet && !json && good < job.to {
-        eprintln!("octal: resuming {path} from {good} values");
-    }
     let bar = progress_bar(job.to, quiet || json);
     if let Some(bar) = &bar {
         bar.set_position(good.min(job.to));
@@ -540,7 +537,10 @@ fn stored_run(
         println!("{}", serde_json::to_string(&outcome.summary)?);
     } else {
         print_human(&outcome.summary);
-        println!("store {path}");
+        match outcome.summary.resumed_from {
+            Some(n) => println!("store {path} (resumed from {n} values)"),
+            None => println!("store {path}"),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -674,6 +674,16 @@ impl Store {
     pub fn width(&self) -> usize {
         self.cp.width as usize
     }
+    /// Sets the target the file grows towards (recorded at the next
+    /// checkpoint).
+    pub fn set_target(&mut self, target: u64) {
+        self.cp.target = target;
+    }
+
+    /// Where the values start in the file.
+    pub fn data_offset(&self) -> u64 {
+        self.sb.data_offset()
+    }
     pub fn chunk_values(&self) -> u64 {
         self.sb.chunk_values
     }

@@ -120,6 +120,7 @@ pub fn run_stored(
         (stats, 0.0, Ending::Done)
     } else {
         let mut stats = cp.stats.clone();
+        store.set_target(job.to);
         let mut backing = OnStore {
             store: &mut *store,
             base_seconds: cp.seconds,
