@@ -112,12 +112,13 @@ pub fn run_stored(
     let mut engine = job.engine.build(&job.code, job.threads);
     let resumed_from = (cp.good > 0).then_some(cp.good);
     let (stats, seconds, ending) = if job.to <= cp.good {
-        let stats = if job.to == cp.good {
-            cp.stats.clone()
+        // Nothing to compute: summarise the prefix asked for (with the
+        // time it took when that is the whole store).
+        if job.to == cp.good {
+            (cp.stats.clone(), cp.seconds, Ending::Done)
         } else {
-            store.stats_of(job.to)
-        };
-        (stats, 0.0, Ending::Done)
+            (store.stats_of(job.to), 0.0, Ending::Done)
+        }
     } else {
         let mut stats = cp.stats.clone();
         store.set_target(job.to);
@@ -235,4 +236,112 @@ pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
         if cp.good == 0 { 0 } else { k }
     );
     (line, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{fit, EngineInfo, Overflow};
+    use crate::run::Seq;
+    use octal_kernels::Value;
+
+    /// G(n) = 20n: overflows u16 at n = 3277, so runs must widen.
+    struct Ramp;
+
+    impl Ramp {
+        fn fill<V: Value>(g: &mut [V], from: usize) -> Result<(), Overflow> {
+            for (n, x) in g.iter_mut().enumerate().skip(from) {
+                *x = fit(20 * n as u32, n)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl crate::engine::Engine for Ramp {
+        fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+            Ramp::fill(g, from)
+        }
+        fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+            Ramp::fill(g, from)
+        }
+        fn info(&self) -> EngineInfo {
+            EngineInfo {
+                engine: "ramp",
+                threads: 1,
+                ..EngineInfo::default()
+            }
+        }
+    }
+
+    fn drive_store(store: &mut Store, to: usize) -> Stats {
+        let mut stats = store.checkpoint().stats.clone();
+        store.set_target(to as u64);
+        let mut backing = OnStore {
+            store,
+            base_seconds: 0.0,
+            start: Instant::now(),
+            target: to as u64,
+            engine: "ramp",
+        };
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            checkpoint_every: Some(Duration::ZERO),
+            stop: None,
+        };
+        let ending = drive(&mut Ramp, &mut backing, &mut stats, to, &mut ctl).unwrap();
+        assert_eq!(ending, Ending::Done);
+        stats
+    }
+
+    #[test]
+    fn a_store_widens_to_u32_and_resumes_identically() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ramp.octal");
+        let code: Code = "0.6".parse().unwrap();
+        let want: Vec<u32> = (0..9000).map(|n| 20 * n).collect();
+        {
+            let mut store = Store::create(&path, &code, 2000, 1000).unwrap();
+            // Stays u16 up to 2000, then widens on the way to 6000.
+            drive_store(&mut store, 2000);
+            assert_eq!(store.width(), 2);
+            drive_store(&mut store, 6000);
+            assert_eq!(store.width(), 4);
+        }
+        // Reopened after the rename: u32, checksums intact, and it goes on.
+        let mut store = Store::open(&path, true).unwrap();
+        assert_eq!((store.width(), store.good()), (4, 6000));
+        store.check_chunks().unwrap();
+        let stats = drive_store(&mut store, 9000);
+        assert_eq!(stats, Stats::of(&want));
+        assert_eq!(store.stats_of(9000), stats);
+        assert!(store.bad_chunks().is_empty());
+        assert!(matches!(store.view(0, 9000), SeqRef::U32(v) if v == &want[..]));
+        // The in-memory run widens the same way.
+        let mut seq = Seq::default();
+        let mut mem = Stats::default();
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            checkpoint_every: None,
+            stop: None,
+        };
+        drive(&mut Ramp, &mut seq, &mut mem, 9000, &mut ctl).unwrap();
+        assert_eq!((mem, seq), (stats, Seq::U32(want)));
+        // No temporary files are left next to the store.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn recompute_finds_a_wrong_value() {
+        let code: Code = ".77".parse().unwrap();
+        let mut g: Vec<u16> = crate::engine::compute(&mut Reference::new(&code), 300)
+            .into_iter()
+            .map(|v| v as u16)
+            .collect();
+        assert!(recompute(&code, SeqRef::U16(&g), 50, 7).is_empty());
+        g[299] ^= 1;
+        let bad = recompute(&code, SeqRef::U16(&g), 1, 7);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, 299);
+    }
 }
