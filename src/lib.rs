@@ -7,8 +7,10 @@
 pub mod code;
 pub mod count;
 pub mod engine;
+pub mod family;
 pub mod run;
 pub mod seqfile;
+pub mod slurm;
 pub mod stats;
 pub mod store;
 pub mod stored;

@@ -14,8 +14,9 @@ use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
 use octal::run::{self, Ending, Job, JobError, Progress, SeqRef, Summary};
 use octal::seqfile::{self, Kind, SeqFile};
-use octal::store::{Store, StoreError, DEFAULT_CHUNK_VALUES};
+use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 use octal::stored::{self, run_stored};
+use octal::{family, slurm};
 
 #[derive(Parser)]
 #[command(
@@ -57,6 +58,11 @@ enum Command {
         no_store: bool,
         #[command(flatten)]
         store_opts: StoreOpts,
+    },
+    /// Run a family of games as one batch and tabulate them.
+    Family {
+        #[command(subcommand)]
+        kind: FamilyKind,
     },
     /// Continue a stored run from its last checkpoint.
     Resume {
@@ -145,6 +151,62 @@ impl StoreOpts {
     }
 }
 
+#[derive(Subcommand)]
+enum FamilyKind {
+    /// Cookie Cutter strips, 0.33…37 with k−1 threes, for each k.
+    CookieCutter {
+        /// Cutter sizes: 1..64 (inclusive), 7, or 1,3,5.
+        #[arg(long)]
+        k: String,
+        #[command(flatten)]
+        args: FamilyArgs,
+    },
+    /// Any list of codes, one a line (# starts a comment).
+    Codes {
+        #[arg(long)]
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        args: FamilyArgs,
+    },
+    /// Run one member of a family prepared with --slurm (an array task).
+    Member {
+        dir: std::path::PathBuf,
+        /// The member (default: $SLURM_ARRAY_TASK_ID).
+        #[arg(long)]
+        index: Option<usize>,
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Merge the results of a family prepared with --slurm into tables.
+    Collect {
+        dir: std::path::PathBuf,
+        /// Print the JSON lines instead of the Markdown table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Args)]
+struct FamilyArgs {
+    /// Values per member.
+    #[arg(long, allow_hyphen_values = true)]
+    to: String,
+    /// Members run at once (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Where the tables go (default: runs/family-NAME).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Print the JSON lines instead of the Markdown table.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, short)]
+    quiet: bool,
+    /// Do not run: write a Slurm job-array script and manifest into DIR.
+    #[arg(long, value_name = "DIR")]
+    slurm: Option<std::path::PathBuf>,
+}
+
 /// An error in what the user typed: exit code 2.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -229,8 +291,189 @@ fn print_human(s: &Summary) {
     );
 }
 
+fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Result<ExitCode> {
+    let to = parse_to("to", &args.to)?;
+    run::check_in_memory(to)?;
+    if let Some(dir) = &args.slurm {
+        let manifest = slurm::Manifest::new(name, to, members);
+        let exe = std::env::current_exe().context("locating the octal binary")?;
+        let script = slurm::prepare(&manifest, dir, &exe)?;
+        println!("{}", script.display());
+        if !args.quiet {
+            eprintln!(
+                "{} members; submit with: sbatch {}; then: octal family collect {}",
+                members.len(),
+                script.display(),
+                dir.display()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let jobs = threads(args.jobs)?;
+    let out = args
+        .out
+        .unwrap_or_else(|| std::path::Path::new("runs").join(format!("family-{name}")));
+    let show = !(args.quiet || args.json)
+        && std::io::stdout().is_terminal()
+        && std::io::stderr().is_terminal();
+    let multi = show.then(indicatif::MultiProgress::new);
+    let overall = multi.as_ref().map(|m| {
+        let bar = m.add(ProgressBar::new(members.len() as u64));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {bar:30} {pos}/{len} members",
+            )
+            .expect("valid template"),
+        );
+        bar.set_prefix("family");
+        bar
+    });
+    let rows = family::run_family(members, jobs, |_, member| {
+        let result = run_member(member, to, &multi);
+        if let Some(o) = &overall {
+            o.inc(1);
+        }
+        result
+    });
+    if let Some(o) = overall {
+        o.finish_and_clear();
+    }
+    finish_family(&rows, &out, args.json, args.quiet)
+}
+
+/// Runs one family member, with a progress line under `multi` if given.
+fn run_member(
+    member: &family::Member,
+    to: u64,
+    multi: &Option<indicatif::MultiProgress>,
+) -> Result<Summary, String> {
+    let bar = multi.as_ref().map(|m| {
+        let bar = m.add(ProgressBar::new(to));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>24} {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar.set_prefix(member.label());
+        bar
+    });
+    let job = Job {
+        code: member.code.clone(),
+        to,
+        engine: EngineKind::default(),
+        threads: 1,
+    };
+    let result = run::run(&job, &mut |p| update(&bar, p))
+        .map(|o| o.summary)
+        .map_err(|e| e.to_string());
+    if let (Some(m), Some(bar)) = (multi, bar) {
+        bar.finish_and_clear();
+        m.remove(&bar);
+    }
+    result
+}
+
+/// Writes the tables and prints them; exit 1 if a member failed.
+fn finish_family(
+    rows: &[family::Row],
+    out: &std::path::Path,
+    json: bool,
+    quiet: bool,
+) -> Result<ExitCode> {
+    family::write_tables(rows, out)?;
+    if json {
+        print!("{}", family::to_json_lines(rows));
+    } else {
+        print!("{}", family::to_markdown(rows));
+        if !quiet {
+            eprintln!(
+                "tables written to {}/family.{{csv,md,jsonl}}",
+                out.display()
+            );
+        }
+    }
+    let failed = rows.iter().filter(|r| r.error.is_some()).count();
+    if failed > 0 {
+        eprintln!("octal: {failed} of {} members failed", rows.len());
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An array task: runs member `index` of the family in `dir`.
+fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Result<ExitCode> {
+    let index = match index {
+        Some(i) => i,
+        None => std::env::var("SLURM_ARRAY_TASK_ID")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| {
+                input("give --index, or run as a Slurm array task (SLURM_ARRAY_TASK_ID)")
+            })?,
+    };
+    let manifest = slurm::Manifest::load(dir)?;
+    let member = manifest.member(index)?;
+    let show = !quiet && std::io::stdout().is_terminal();
+    let multi = show.then(indicatif::MultiProgress::new);
+    let summary = run_member(&member, manifest.to, &multi).map_err(anyhow::Error::msg)?;
+    let row = family::Row::from_summary(&member, &summary);
+    slurm::save_result(dir, index, &row)?;
+    if !quiet {
+        println!("{}", serde_json::to_string(&row)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges a Slurm family's results; exit 3 while members are unfinished.
+fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let (manifest, rows, unfinished) = slurm::collect(dir)?;
+    let code = finish_family(&rows, dir, json, true)?;
+    if !unfinished.is_empty() {
+        let names: Vec<String> = unfinished
+            .iter()
+            .map(|&i| {
+                manifest
+                    .member(i)
+                    .map_or(format!("#{i}"), |m| format!("#{i} ({})", m.label()))
+            })
+            .collect();
+        eprintln!(
+            "octal: {} of {} members unfinished: {}",
+            unfinished.len(),
+            manifest.members.len(),
+            names.join(", ")
+        );
+        return Ok(ExitCode::from(3));
+    }
+    Ok(code)
+}
+
+/// A clap usage error as one line: the message and its hints, without the
+/// usage block.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
+        .collect();
+    parts.join(" ").trim_start_matches("error: ").to_string()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::error::ErrorKind;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            eprintln!("octal: {}", one_line(&e));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {
@@ -242,6 +485,7 @@ fn main() -> ExitCode {
                             | StoreError::Foreign(_)
                             | StoreError::Exists(_)
                             | StoreError::Version { .. }
+                            | StoreError::TooBig { .. }
                     )
                 )
                 || e.downcast_ref::<CodeError>().is_some()
@@ -277,6 +521,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 if job.to == 0 {
                     return Err(JobError::Empty.into());
                 }
+                store::check_space(&path, job.to, 2)?;
                 let (store, _) =
                     Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
                 return stored_run(store, job, &store_opts, json, quiet);
@@ -317,6 +562,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             if to == 0 {
                 return Err(JobError::Empty.into());
             }
+            store::check_space(&path, to, store.width() as u64)?;
             let job = Job {
                 code: store.code().clone(),
                 to,
@@ -457,6 +703,22 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Family { kind } => match kind {
+            FamilyKind::CookieCutter { k, args } => {
+                let ks = family::parse_k_range(&k).map_err(input)?;
+                run_family(&family::cookie_cutter(&ks), "cookie-cutter", args)
+            }
+            FamilyKind::Codes { file, args } => {
+                let members = family::read_code_list(&file).map_err(input)?;
+                let stem = file
+                    .file_stem()
+                    .map_or("codes".into(), |s| s.to_string_lossy().into_owned());
+                run_family(&members, &stem, args)
+            }
+            FamilyKind::Member { dir, index, quiet } => family_member(&dir, index, quiet),
+            FamilyKind::Collect { dir, json } => family_collect(&dir, json),
+        },
+
         Command::Values {
             code,
             to,
@@ -470,6 +732,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             };
             let to = parse_to("to", &to)?;
             let from = parse_to("from", &from)?;
+            if to == 0 {
+                return Err(JobError::Empty.into());
+            }
             if from >= to {
                 return Err(input(format!("--from {from} must be below --to {to}")));
             }

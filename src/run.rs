@@ -340,6 +340,11 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// `(period, preperiod)` when a period is proven.
+    pub fn proven_period(&self) -> (Option<u64>, Option<u64>) {
+        (None, None)
+    }
+
     pub fn new(code: &Code, stats: &Stats, seconds: f64, width: usize, engine: EngineInfo) -> Self {
         Summary {
             code: code.to_string(),

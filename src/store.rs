@@ -40,7 +40,8 @@ pub const DEFAULT_SLOT_SIZE: u64 = 1 << 20;
 pub const DEFAULT_CHUNK_VALUES: u64 = 1 << 16;
 /// Space the file grows by at least, in values (when the target allows).
 const GROW_MIN: u64 = 1 << 22;
-/// Test knob: pretend the disk has this many bytes free (docs/store.md).
+/// Test knob: pretend the disk has this many bytes free when a store grows
+/// (docs/store.md).
 pub const FAKE_SPACE_ENV: &str = "OCTAL_TEST_AVAILABLE_BYTES";
 
 /// Why a store cannot be opened, read or written.
@@ -72,6 +73,13 @@ pub enum StoreError {
     NoSpace {
         path: PathBuf,
         need: String,
+        have: String,
+    },
+    #[error("{values} values need {need} of disk for a memory-mapped store, but {dir} has only {have} free")]
+    TooBig {
+        values: u64,
+        need: String,
+        dir: PathBuf,
         have: String,
     },
     #[error("{path}: checkpoint state of {need} bytes does not fit a header slot of {have} bytes")]
@@ -444,15 +452,40 @@ fn remove_stale_temps(path: &Path) {
     }
 }
 
-/// Free bytes on the filesystem holding `path` (or the test override).
+/// Free bytes on the filesystem that holds (or will hold) `path`.
 fn available_space(path: &Path) -> Option<u64> {
-    if let Some(fake) = std::env::var(FAKE_SPACE_ENV)
+    let dir = parent(path);
+    let existing = dir
+        .ancestors()
+        .find(|d| d.is_dir())
+        .unwrap_or(Path::new("."));
+    fs2::available_space(existing).ok()
+}
+
+/// Free bytes for growing a store: the test override, else the truth.
+fn space_to_grow(path: &Path) -> Option<u64> {
+    std::env::var(FAKE_SPACE_ENV)
         .ok()
         .and_then(|v| v.parse().ok())
-    {
-        return Some(fake);
+        .or_else(|| available_space(path))
+}
+
+/// Refuses up front a target whose values cannot fit on the disk holding
+/// `path` (a store there, or one to be created, of `width`-byte values).
+pub fn check_space(path: &Path, target: u64, width: u64) -> Result<()> {
+    let have_now = fs::metadata(path).map_or(0, |m| m.len());
+    let need = (SUPER_LEN + 2 * DEFAULT_SLOT_SIZE)
+        .saturating_add(target.saturating_mul(width))
+        .saturating_sub(have_now);
+    match available_space(path) {
+        Some(have) if have < need => Err(StoreError::TooBig {
+            values: target,
+            need: human_bytes(need),
+            dir: parent(path),
+            have: human_bytes(have),
+        }),
+        _ => Ok(()),
     }
-    fs2::available_space(parent(path)).ok()
 }
 
 impl Store {
@@ -762,7 +795,7 @@ impl Store {
             need: human_bytes(len - old),
             have: human_bytes(have),
         };
-        if let Some(have) = available_space(&self.path) {
+        if let Some(have) = space_to_grow(&self.path) {
             if have < len - old {
                 return Err(no_space(have));
             }
@@ -770,7 +803,7 @@ impl Store {
         match self.file.allocate(len) {
             Ok(()) => Ok(()),
             Err(e) if e.raw_os_error() == Some(28) => {
-                Err(no_space(available_space(&self.path).unwrap_or(0)))
+                Err(no_space(space_to_grow(&self.path).unwrap_or(0)))
             }
             // Filesystems without fallocate: a plain (sparse) extension.
             Err(_) => self

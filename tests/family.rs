@@ -1,0 +1,98 @@
+//! `octal family`: members run, tables written, failures reported.
+
+use assert_cmd::Command;
+
+fn octal() -> Command {
+    Command::cargo_bin("octal").unwrap()
+}
+
+#[test]
+fn cookie_cutter_family_writes_all_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = octal()
+        .args([
+            "family",
+            "cookie-cutter",
+            "--k",
+            "1..3,5",
+            "--to",
+            "300",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ks: Vec<u64> = lines.iter().map(|l| l["k"].as_u64().unwrap()).collect();
+    assert_eq!(ks, [1, 2, 3, 5]);
+    for l in &lines {
+        let k = l["k"].as_u64().unwrap();
+        // Cookie Cutter on a strip is 0.33…37 with k−1 threes.
+        let code = format!("0.{}7", "3".repeat(k as usize - 1));
+        assert_eq!(l["code"], code.as_str());
+        // By hand: with k odd no split ever helps, G(n) = n mod (k+1), so
+        // the largest value is k.
+        if k % 2 == 1 {
+            assert_eq!(l["max_value"], k);
+        }
+        assert!(l["values"].as_u64().unwrap() > 0);
+    }
+    let csv = std::fs::read_to_string(dir.path().join("family.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 5);
+    assert!(csv.starts_with("k,code,values,period,preperiod,max_value,rare_positions,seconds"));
+    let md = std::fs::read_to_string(dir.path().join("family.md")).unwrap();
+    assert!(md.contains("| 5 | 0.33337 |"), "{md}");
+    let jsonl = std::fs::read_to_string(dir.path().join("family.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 4);
+}
+
+#[test]
+fn code_list_family_and_bad_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("games.txt");
+    std::fs::write(&list, "# two games\n.77\n0.333\n").unwrap();
+    let out = octal()
+        .args(["family", "codes", "--to", "200", "--json", "--file"])
+        .arg(&list)
+        .arg("--out")
+        .arg(dir.path().join("t"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    // 0.333 is G(n) = n mod 4.
+    assert_eq!(rows[1]["code"], "0.333");
+    assert_eq!(rows[1]["max_value"], 3);
+
+    std::fs::write(&list, ".77\n0.9x\n").unwrap();
+    let out = octal()
+        .args(["family", "codes", "--to", "200", "--file"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 2"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1);
+
+    let out = octal()
+        .args(["family", "cookie-cutter", "--k", "0..3", "--to", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
