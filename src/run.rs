@@ -132,8 +132,10 @@ pub trait Backing {
     fn view(&self, from: usize, to: usize) -> SeqRef<'_>;
     /// Switches to u32 values; `g[..at]` are kept and `stats` describes them.
     fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), Self::Error>;
-    /// Makes `g[..stats.values]` durable, where the backing can.
-    fn checkpoint(&mut self, stats: &Stats) -> Result<(), Self::Error>;
+    /// Makes `g[..stats.values]` durable, where the backing can, with the
+    /// period detector's serialised state (`None`: keep the saved one).
+    fn checkpoint(&mut self, stats: &Stats, period_state: Option<&[u8]>)
+        -> Result<(), Self::Error>;
 }
 
 impl Backing for Seq {
@@ -165,7 +167,7 @@ impl Backing for Seq {
         Ok(())
     }
 
-    fn checkpoint(&mut self, _: &Stats) -> Result<(), Infallible> {
+    fn checkpoint(&mut self, _: &Stats, _: Option<&[u8]>) -> Result<(), Infallible> {
         Ok(())
     }
 }
@@ -204,7 +206,7 @@ pub fn drive<B: Backing>(
     while done < to {
         if let Some(code) = ctl.stop.map(|s| s.load(Ordering::SeqCst)) {
             if code != 0 {
-                backing.checkpoint(stats)?;
+                backing.checkpoint(stats, None)?;
                 return Ok(Ending::Stopped(code));
             }
         }
@@ -221,7 +223,7 @@ pub fn drive<B: Backing>(
             }
             Err(e) => {
                 // No room to grow (disk full): keep what is done.
-                let _ = backing.checkpoint(stats);
+                let _ = backing.checkpoint(stats, None);
                 return Err(e);
             }
         };
@@ -244,11 +246,11 @@ pub fn drive<B: Backing>(
             .checkpoint_every
             .is_some_and(|every| last_checkpoint.elapsed() >= every)
         {
-            backing.checkpoint(stats)?;
+            backing.checkpoint(stats, None)?;
             last_checkpoint = Instant::now();
         }
     }
-    backing.checkpoint(stats)?;
+    backing.checkpoint(stats, None)?;
     Ok(Ending::Done)
 }
 

@@ -46,7 +46,7 @@ struct OnStore<'a> {
 }
 
 impl OnStore<'_> {
-    fn next(&self, stats: &Stats) -> Checkpoint {
+    fn next(&self, stats: &Stats, period_state: Option<&[u8]>) -> Checkpoint {
         let cp = self.store.checkpoint();
         Checkpoint {
             good: stats.values,
@@ -57,9 +57,9 @@ impl OnStore<'_> {
             engine: self.engine.to_string(),
             // Engines rebuild their state from the values.
             engine_state: Vec::new(),
-            // The period detector's serialised state goes here once the
-            // run loop feeds one; until then the stored blob is kept.
-            period_state: cp.period_state.clone(),
+            // Until the run loop feeds a period detector, the saved blob
+            // (e.g. one imported with a sequence file) is kept.
+            period_state: period_state.map_or_else(|| cp.period_state.clone(), <[u8]>::to_vec),
             chunks: Vec::new(),
         }
     }
@@ -78,12 +78,12 @@ impl Backing for OnStore<'_> {
 
     fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), StoreError> {
         debug_assert_eq!(stats.values, at as u64);
-        let next = self.next(stats);
+        let next = self.next(stats, None);
         self.store.widen(next)
     }
 
-    fn checkpoint(&mut self, stats: &Stats) -> Result<(), StoreError> {
-        let next = self.next(stats);
+    fn checkpoint(&mut self, stats: &Stats, period_state: Option<&[u8]>) -> Result<(), StoreError> {
+        let next = self.next(stats, period_state);
         self.store.commit(next)
     }
 }
