@@ -414,9 +414,29 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     };
     let manifest = slurm::Manifest::load(dir)?;
     let member = manifest.member(index)?;
-    let show = !quiet && std::io::stdout().is_terminal();
-    let multi = show.then(indicatif::MultiProgress::new);
-    let summary = run_member(&member, manifest.to, &multi).map_err(anyhow::Error::msg)?;
+    // The member's values live in a store, so a task killed by Slurm
+    // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
+    // resumes when requeued.
+    let path = slurm::store_path(dir, index);
+    let job = Job {
+        code: member.code.clone(),
+        to: manifest.to,
+        engine: EngineKind::default(),
+        threads: 1,
+    };
+    let stop = stored::stop_on_signals().context("installing signal handlers")?;
+    let (mut store, _) = Store::open_or_create(&path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
+    let every = Duration::from_secs(60);
+    let outcome = run_stored(&mut store, &job, every, Some(&stop), &mut |_| {})?;
+    if let Ending::Stopped(status) = outcome.ending {
+        eprintln!(
+            "octal: interrupted: checkpoint saved at {} values in {}",
+            store.good(),
+            path.display()
+        );
+        return Ok(ExitCode::from(status as u8));
+    }
+    let summary = outcome.summary;
     let row = family::Row::from_summary(&member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {

@@ -410,3 +410,38 @@ fn store_export_values_import_round_trip() {
     flip(&file, len - 4);
     fails(&run(&["values", p(&file)]), 1, "trailer");
 }
+
+#[test]
+fn a_slurm_member_checkpoints_on_sigterm_and_resumes_when_requeued() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("codes.txt");
+    std::fs::write(&list, "0.6\n").unwrap();
+    let fam = dir.path().join("fam");
+    let out = run(&[
+        "family",
+        "codes",
+        "--file",
+        p(&list),
+        "--to",
+        "1e6",
+        "--slurm",
+        p(&fam),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let store = fam.join("stores").join("0.octal");
+    let member = ["family", "member", p(&fam), "--index", "0", "--quiet"];
+    let mut good = 0;
+    for _ in 0..2 {
+        let child = spawn(&member);
+        wait_for(&store);
+        sleep(Duration::from_millis(300));
+        signal(&child, "-TERM");
+        assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+        let s = Store::open(&store, false).unwrap();
+        s.check_chunks().unwrap();
+        assert!(s.good() > good, "the requeued task went on");
+        good = s.good();
+    }
+    let want = reference("0.6", good as usize);
+    assert_eq!(values_of(&store, 0, good), want);
+}
