@@ -2,12 +2,16 @@
 //!
 //! The library does the work; the `octal` binary is a thin shell over it.
 //! [`code`] parses games, [`engine`] computes their values, [`run`] drives
-//! an engine over a long sequence and [`stats`] summarises it.
+//! an engine over a long sequence, [`stats`] summarises it and [`plot`]
+//! draws it.
 
 pub mod code;
 pub mod count;
 pub mod engine;
 pub mod family;
+pub mod games;
+pub mod period;
+pub mod plot;
 pub mod run;
 pub mod seqfile;
 pub mod slurm;

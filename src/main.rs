@@ -12,11 +12,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
+use octal::games::GameError;
+use octal::plot::{self, Format, Overlays, PlotError, PlotOptions};
 use octal::run::{self, Ending, Job, JobError, Progress, SeqRef, Summary};
 use octal::seqfile::{self, Kind, SeqFile};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 use octal::stored::{self, run_stored};
 use octal::{family, slurm};
+
+mod games_cli;
 
 #[derive(Parser)]
 #[command(
@@ -49,6 +53,9 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Compute all N values even once a period is proven.
+        #[arg(long)]
+        keep_going: bool,
         /// Keep the values in this store (default: runs/CODE.octal); an
         /// existing store of the same code is resumed.
         #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
@@ -75,6 +82,9 @@ enum Command {
         json: bool,
         #[arg(long, short)]
         quiet: bool,
+        /// Compute all N values even once a period is proven.
+        #[arg(long)]
+        keep_going: bool,
         #[arg(long, value_enum, default_value_t)]
         engine: EngineKind,
         #[arg(long)]
@@ -131,6 +141,37 @@ enum Command {
         #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]
         chunk_values: u64,
     },
+    /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
+    Plot {
+        /// The octal code to compute, e.g. 0.6 (stores and files: not yet).
+        source: String,
+        #[arg(long, allow_hyphen_values = true)]
+        to: String,
+        /// First n drawn, to zoom in on a range.
+        #[arg(long, default_value = "0", allow_hyphen_values = true)]
+        from: String,
+        /// The picture file: NAME.png or NAME.svg.
+        #[arg(long, short)]
+        output: PathBuf,
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+        #[arg(long, default_value_t = 600)]
+        height: u32,
+        /// Logarithmic n axis (from n = 1).
+        #[arg(long)]
+        log_x: bool,
+        /// No progress display and no closing line.
+        #[arg(long, short)]
+        quiet: bool,
+        #[arg(long, value_enum, default_value_t)]
+        engine: EngineKind,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Cookie Cutter: a strip through the octal engine, a board by exact search.
+    CookieCutter(games_cli::CookieCutterArgs),
+    /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
+    VertexDeletion(games_cli::VertexDeletionArgs),
 }
 
 /// Options of runs kept in a store.
@@ -148,6 +189,21 @@ impl StoreOpts {
     fn every(&self) -> Result<Duration> {
         Duration::try_from_secs_f64(self.checkpoint_every)
             .map_err(|_| input("--checkpoint-every must be a number of seconds ≥ 0"))
+    }
+}
+
+/// Where the values of a plot come from.
+enum Source {
+    Code(Code),
+    /// A store or an exported sequence file (not readable yet).
+    File(PathBuf),
+}
+
+fn parse_source(s: &str) -> Result<Source> {
+    if Path::new(s).exists() {
+        Ok(Source::File(s.into()))
+    } else {
+        Ok(Source::Code(parse_code(s)?))
     }
 }
 
@@ -202,6 +258,9 @@ struct FamilyArgs {
     json: bool,
     #[arg(long, short)]
     quiet: bool,
+    /// Compute every member to --to even once its period is proven.
+    #[arg(long)]
+    keep_going: bool,
     /// Do not run: write a Slurm job-array script and manifest into DIR.
     #[arg(long, value_name = "DIR")]
     slurm: Option<std::path::PathBuf>,
@@ -285,6 +344,7 @@ fn print_human(s: &Summary) {
             s.engine.last_rare_at.map_or("-".into(), |r| r.to_string())
         );
     }
+    print_period(s);
     println!(
         "checksum {} (FNV-1a-64 of the values as little-endian u32)",
         s.checksum
@@ -295,7 +355,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
     if let Some(dir) = &args.slurm {
-        let manifest = slurm::Manifest::new(name, to, members);
+        let manifest = slurm::Manifest::new(name, to, args.keep_going, members);
         let exe = std::env::current_exe().context("locating the octal binary")?;
         let script = slurm::prepare(&manifest, dir, &exe)?;
         println!("{}", script.display());
@@ -329,7 +389,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         bar
     });
     let rows = family::run_family(members, jobs, |_, member| {
-        let result = run_member(member, to, &multi);
+        let result = run_member(member, to, args.keep_going, &multi);
         if let Some(o) = &overall {
             o.inc(1);
         }
@@ -345,6 +405,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
 fn run_member(
     member: &family::Member,
     to: u64,
+    keep_going: bool,
     multi: &Option<indicatif::MultiProgress>,
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
@@ -364,7 +425,7 @@ fn run_member(
         engine: EngineKind::default(),
         threads: 1,
     };
-    let result = run::run(&job, &mut |p| update(&bar, p))
+    let result = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))
         .map(|o| o.summary)
         .map_err(|e| e.to_string());
     if let (Some(m), Some(bar)) = (multi, bar) {
@@ -427,7 +488,14 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let (mut store, _) = Store::open_or_create(&path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
     let every = Duration::from_secs(60);
-    let outcome = run_stored(&mut store, &job, every, Some(&stop), &mut |_| {})?;
+    let outcome = run_stored(
+        &mut store,
+        &job,
+        every,
+        Some(&stop),
+        !manifest.keep_going,
+        &mut |_| {},
+    )?;
     if let Ending::Stopped(status) = outcome.ending {
         eprintln!(
             "octal: interrupted: checkpoint saved at {} values in {}",
@@ -481,7 +549,51 @@ fn one_line(e: &clap::Error) -> String {
     parts.join(" ").trim_start_matches("error: ").to_string()
 }
 
+fn print_period(s: &Summary) {
+    let notation = s
+        .period_notation
+        .as_ref()
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    if let Some(p) = &s.period {
+        println!(
+            "periodic: period {}, preperiod {}, proven at {} (bound {}){notation}",
+            p.period,
+            p.preperiod,
+            p.proven_at,
+            p.bound.unwrap_or(p.proven_at)
+        );
+        return;
+    }
+    if !s.period_provable {
+        print!("no period can be proven for this game");
+    } else {
+        print!("no period found up to {}", s.values);
+    }
+    match &s.apparent_period {
+        Some(p) => {
+            let needs = p
+                .bound
+                .map(|b| format!(", a proof needs {b} values"))
+                .unwrap_or_default();
+            println!(
+                " (apparent period {}, preperiod {}{needs}){notation}",
+                p.period, p.preperiod
+            )
+        }
+        None => println!(),
+    }
+}
+
 fn main() -> ExitCode {
+    // Like other Unix filters, end quietly when the reader of our output
+    // goes away (`octal values … | head`) instead of failing to print.
+    // SAFETY: setting a signal's disposition to the default before any
+    // other thread exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     use clap::error::ErrorKind;
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -510,7 +622,10 @@ fn main() -> ExitCode {
                 )
                 || e.downcast_ref::<CodeError>().is_some()
                 || e.downcast_ref::<CountError>().is_some()
-                || e.downcast_ref::<JobError>().is_some();
+                || e.downcast_ref::<JobError>().is_some()
+                || e.downcast_ref::<PlotError>()
+                    .is_some_and(PlotError::is_input)
+                || e.downcast_ref::<GameError>().is_some();
             eprintln!("octal: {e:#}");
             ExitCode::from(if usage { 2 } else { 1 })
         }
@@ -526,6 +641,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
             threads: t,
+            keep_going,
             store,
             no_store,
             store_opts,
@@ -544,10 +660,10 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 store::check_space(&path, job.to, 2)?;
                 let (store, _) =
                     Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
-                return stored_run(store, job, &store_opts, json, quiet);
+                return stored_run(store, job, &store_opts, json, quiet, keep_going);
             }
             let bar = progress_bar(job.to, quiet || json);
-            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            let outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
@@ -563,6 +679,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             to,
             json,
             quiet,
+            keep_going,
             engine,
             threads: t,
             store_opts,
@@ -589,7 +706,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 engine,
                 threads: threads(t)?,
             };
-            stored_run(store, job, &store_opts, json, quiet)
+            stored_run(store, job, &store_opts, json, quiet, keep_going)
         }
         Command::Values {
             code,
@@ -739,6 +856,10 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             FamilyKind::Collect { dir, json } => family_collect(&dir, json),
         },
 
+        Command::CookieCutter(args) => games_cli::cookie_cutter(args).map(|()| ExitCode::SUCCESS),
+        Command::VertexDeletion(args) => {
+            games_cli::vertex_deletion(args).map(|()| ExitCode::SUCCESS)
+        }
         Command::Values {
             code,
             to,
@@ -773,6 +894,113 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             out.flush().context("writing values")?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Plot {
+            source,
+            to,
+            from,
+            output,
+            width,
+            height,
+            log_x,
+            quiet,
+            engine,
+            threads: t,
+        } => {
+            let format = Format::from_path(&output)?;
+            let source = parse_source(&source)?;
+            let mut opts = PlotOptions {
+                width,
+                height,
+                from: parse_to("from", &from)?,
+                to: parse_to("to", &to)?,
+                log_x,
+                ..PlotOptions::default()
+            };
+            plot::check(&opts, u64::MAX)?;
+            // Fail on an unwritable path before computing anything.
+            let mut file = std::fs::File::create(&output)
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            let drawn = plot_source(source, &mut opts, format, quiet, engine, threads(t)?);
+            let picture = match drawn {
+                Ok(p) => p,
+                Err(e) => {
+                    drop(file);
+                    let _ = std::fs::remove_file(&output);
+                    return Err(e);
+                }
+            };
+            file.write_all(&picture.bytes)
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("writing {}", output.display()))?;
+            if !quiet {
+                println!(
+                    "wrote {} ({}x{}, G({}..{}), {})",
+                    output.display(),
+                    width,
+                    height,
+                    opts.from,
+                    opts.to,
+                    if picture.every_point {
+                        "every value"
+                    } else {
+                        "density per pixel column"
+                    }
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Gets the values of a plot and draws them.
+fn plot_source(
+    source: Source,
+    opts: &mut PlotOptions,
+    format: Format,
+    quiet: bool,
+    engine: EngineKind,
+    threads: usize,
+) -> Result<plot::Picture> {
+    match source {
+        Source::Code(code) => {
+            let job = Job {
+                code,
+                to: opts.to,
+                engine,
+                threads,
+            };
+            let bar = progress_bar(job.to, quiet);
+            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
+            if opts.from == 0 {
+                opts.max_value = Some(outcome.summary.max_value);
+            }
+            let overlays = Overlays {
+                rare: Vec::new(),
+                period: outcome.summary.period.as_ref().map(|p| plot::Period {
+                    preperiod: p.preperiod,
+                    period: p.period,
+                }),
+            };
+            let span = opts.to - opts.from;
+            let bar = progress_bar(span, quiet || span < 10_000_000);
+            let picture = plot::render(&outcome.seq, opts, &overlays, format, &|done| {
+                if let Some(bar) = &bar {
+                    bar.set_position(done);
+                }
+            })?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(picture)
+        }
+        Source::File(path) => Err(input(format!(
+            "{}: reading stores/files is not supported yet",
+            path.display()
+        ))),
     }
 }
 
@@ -788,6 +1016,7 @@ fn stored_run(
     opts: &StoreOpts,
     json: bool,
     quiet: bool,
+    keep_going: bool,
 ) -> Result<ExitCode> {
     let every = opts.every()?;
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
@@ -805,9 +1034,14 @@ fn stored_run(
     if let Some(bar) = &bar {
         bar.set_position(good.min(job.to));
     }
-    let outcome = run_stored(&mut store, &job, every, Some(&stop), &mut |p| {
-        update(&bar, p)
-    })?;
+    let outcome = run_stored(
+        &mut store,
+        &job,
+        every,
+        Some(&stop),
+        !keep_going,
+        &mut |p| update(&bar, p),
+    )?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

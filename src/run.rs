@@ -10,6 +10,7 @@ use thiserror::Error;
 
 use crate::code::Code;
 use crate::engine::{Engine, EngineInfo, EngineKind, Overflow};
+use crate::period::{self, Detector, Period};
 use crate::stats::Stats;
 
 /// A sequence held in memory at the narrowest width that fits its values.
@@ -126,29 +127,29 @@ pub enum SeqMut<'a> {
 /// (see `stored.rs`). [`drive`] works over either.
 pub trait Backing {
     type Error;
-    /// `g[..end]` at the current width, growing the backing as needed.
-    fn lend(&mut self, end: usize) -> Result<SeqMut<'_>, Self::Error>;
+    /// `g[..end]` at the current width, growing the backing as needed
+    /// (the run goes on to `to`).
+    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, Self::Error>;
     /// `g[from..to]`, read-only.
     fn view(&self, from: usize, to: usize) -> SeqRef<'_>;
     /// Switches to u32 values; `g[..at]` are kept and `stats` describes them.
     fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), Self::Error>;
     /// Makes `g[..stats.values]` durable, where the backing can, with the
-    /// period detector's serialised state (`None`: keep the saved one).
-    fn checkpoint(&mut self, stats: &Stats, period_state: Option<&[u8]>)
-        -> Result<(), Self::Error>;
+    /// period detector's state (fed exactly those values).
+    fn checkpoint(&mut self, stats: &Stats, detector: &Detector) -> Result<(), Self::Error>;
 }
 
 impl Backing for Seq {
     type Error = Infallible;
 
-    fn lend(&mut self, end: usize) -> Result<SeqMut<'_>, Infallible> {
+    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, Infallible> {
         Ok(match self {
             Seq::U16(v) => {
-                v.resize(end, 0);
+                grow(v, end, to);
                 SeqMut::U16(v)
             }
             Seq::U32(v) => {
-                v.resize(end, 0);
+                grow(v, end, to);
                 SeqMut::U32(v)
             }
         })
@@ -160,14 +161,13 @@ impl Backing for Seq {
 
     fn widen(&mut self, at: usize, _: &Stats) -> Result<(), Infallible> {
         if let Seq::U16(v) = self {
-            let mut wide: Vec<u32> = Vec::with_capacity(v.capacity());
-            wide.extend(v[..at].iter().map(|&x| x as u32));
+            let wide: Vec<u32> = v[..at].iter().map(|&x| x as u32).collect();
             *self = Seq::U32(wide);
         }
         Ok(())
     }
 
-    fn checkpoint(&mut self, _: &Stats, _: Option<&[u8]>) -> Result<(), Infallible> {
+    fn checkpoint(&mut self, _: &Stats, _: &Detector) -> Result<(), Infallible> {
         Ok(())
     }
 }
@@ -180,6 +180,8 @@ pub struct Control<'a> {
     /// Set to non-zero (e.g. by a signal handler, to the exit code it
     /// wants) to checkpoint and stop at the next block boundary.
     pub stop: Option<&'a AtomicUsize>,
+    /// Stop as soon as the values prove the sequence periodic.
+    pub stop_at_proof: bool,
 }
 
 /// How [`drive`] ended.
@@ -192,28 +194,38 @@ pub enum Ending {
 }
 
 /// The block loop every run shares: extends `backing` from
-/// `stats.values` to `to`, keeping `stats` up to date, widening to u32 when
-/// a value needs it and checkpointing as `ctl` asks (and at the end).
+/// `stats.values` to `to`, keeping `stats` and the period `detector` (fed
+/// G(0..stats.values) already) up to date, widening to u32 when a value
+/// needs it, checkpointing as `ctl` asks and at the end, and stopping early
+/// at a proof of periodicity if asked.
 pub fn drive<B: Backing>(
     engine: &mut dyn Engine,
     backing: &mut B,
     stats: &mut Stats,
+    detector: &mut Detector,
     to: usize,
     ctl: &mut Control,
 ) -> Result<Ending, B::Error> {
     let mut done = stats.values as usize;
     let mut last_checkpoint = Instant::now();
-    while done < to {
+    while done < to && !(ctl.stop_at_proof && detector.proven().is_some()) {
         if let Some(code) = ctl.stop.map(|s| s.load(Ordering::SeqCst)) {
             if code != 0 {
-                backing.checkpoint(stats, None)?;
+                backing.checkpoint(stats, detector)?;
                 return Ok(Ending::Stopped(code));
             }
         }
         // Blocks grow with the sequence so progress stays lively early on
-        // and cheap later.
-        let end = (done + (done / 64).clamp(1 << 10, 1 << 22)).min(to);
-        let overflow = match backing.lend(end) {
+        // and cheap later; a block ends where a period would be proven
+        // (but is at least 1/128 of the values, so at most ~1% is
+        // computed past a proof).
+        let first = if ctl.stop_at_proof { 64 } else { 1 << 10 };
+        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
+        if let Some(want) = detector.wants() {
+            let want = usize::try_from(want).unwrap_or(usize::MAX);
+            end = end.min(want.max(done + (done / 128).max(64)));
+        }
+        let overflow = match backing.lend(end, to) {
             Ok(SeqMut::U16(v)) => engine.extend_u16(v, done).err(),
             Ok(SeqMut::U32(v)) => {
                 engine
@@ -223,19 +235,21 @@ pub fn drive<B: Backing>(
             }
             Err(e) => {
                 // No room to grow (disk full): keep what is done.
-                let _ = backing.checkpoint(stats, None);
+                let _ = backing.checkpoint(stats, detector);
                 return Err(e);
             }
         };
         if let Some(Overflow { at, .. }) = overflow {
             backing.view(done, at).push_stats(stats);
             backing.widen(at, stats)?;
+            feed(detector, backing.view(0, at));
             // Recompute the rest of this block at the wider width.
             done = at;
             continue;
         }
         backing.view(done, end).push_stats(stats);
         done = end;
+        feed(detector, backing.view(0, done));
         (ctl.progress)(&Progress {
             done: done as u64,
             to: to as u64,
@@ -246,12 +260,20 @@ pub fn drive<B: Backing>(
             .checkpoint_every
             .is_some_and(|every| last_checkpoint.elapsed() >= every)
         {
-            backing.checkpoint(stats, None)?;
+            backing.checkpoint(stats, detector)?;
             last_checkpoint = Instant::now();
         }
     }
-    backing.checkpoint(stats, None)?;
+    backing.checkpoint(stats, detector)?;
     Ok(Ending::Done)
+}
+
+/// Feeds the detector G(0..g.len()) (it skips what it has seen).
+pub fn feed(detector: &mut Detector, g: SeqRef<'_>) {
+    match g {
+        SeqRef::U16(v) => detector.feed(v),
+        SeqRef::U32(v) => detector.feed(v),
+    }
 }
 
 /// Input that cannot be run, reported with exit code 2.
@@ -333,6 +355,15 @@ pub struct Summary {
     pub bytes_per_value: usize,
     #[serde(flatten)]
     pub engine: EngineInfo,
+    /// The proven period, if any.
+    pub period: Option<Period>,
+    /// Without a proof: the period the values show so far, if any.
+    pub apparent_period: Option<Period>,
+    /// False when no period of this game can be proven at all.
+    pub period_provable: bool,
+    /// The values up to the end of the first period, `0.[1101122122]`,
+    /// when short enough to print.
+    pub period_notation: Option<String>,
     /// The store holding the values, for runs kept on disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store: Option<String>,
@@ -344,7 +375,10 @@ pub struct Summary {
 impl Summary {
     /// `(period, preperiod)` when a period is proven.
     pub fn proven_period(&self) -> (Option<u64>, Option<u64>) {
-        (None, None)
+        match &self.period {
+            Some(p) => (Some(p.period), Some(p.preperiod)),
+            None => (None, None),
+        }
     }
 
     pub fn new(code: &Code, stats: &Stats, seconds: f64, width: usize, engine: EngineInfo) -> Self {
@@ -364,9 +398,27 @@ impl Summary {
             },
             bytes_per_value: width,
             engine,
+            period: None,
+            apparent_period: None,
+            period_provable: true,
+            period_notation: None,
             store: None,
             resumed_from: None,
         }
+    }
+
+    /// Fills in what `detector` found in `seq`.
+    pub fn set_period(&mut self, detector: &Detector, seq: SeqRef<'_>) {
+        self.period = detector.proven();
+        self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
+        self.period_provable = detector.can_prove();
+        self.period_notation = self
+            .period
+            .or(self.apparent_period)
+            .and_then(|p| match seq {
+                SeqRef::U16(v) => period::notation(v, &p, 200),
+                SeqRef::U32(v) => period::notation(v, &p, 200),
+            });
     }
 }
 
@@ -387,24 +439,48 @@ pub struct Outcome {
 
 /// Computes G(0), …, G(to−1) in memory, calling `progress` between blocks.
 pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, JobError> {
+    run_until(job, false, progress)
+}
+
+/// Grows `v` to `end` values, doubling its capacity (never beyond `to`)
+/// so that a run which stops early never holds memory for all `to`.
+fn grow<T: Copy + Default>(v: &mut Vec<T>, end: usize, to: usize) {
+    if v.capacity() < end {
+        let target = end.max(2 * v.capacity()).min(to);
+        v.reserve_exact(target - v.len());
+    }
+    v.resize(end, T::default());
+}
+
+/// As [`run`]; with `stop_at_proof`, stops as soon as the values prove
+/// the sequence periodic.
+pub fn run_until(
+    job: &Job,
+    stop_at_proof: bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, JobError> {
     check_in_memory(job.to)?;
     let start = Instant::now();
     let mut engine = job.engine.build(&job.code, job.threads);
-    let mut seq = Seq::U16(Vec::with_capacity(job.to as usize));
+    let mut detector = Detector::new(&job.code);
+    let mut seq = Seq::U16(Vec::new());
     let mut stats = Stats::default();
     let mut ctl = Control {
         progress,
         checkpoint_every: None,
         stop: None,
+        stop_at_proof,
     };
     let Ok(_) = drive(
         &mut *engine,
         &mut seq,
         &mut stats,
+        &mut detector,
         job.to as usize,
         &mut ctl,
     );
     let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
+    let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
+    summary.set_period(&detector, seq.view(0, seq.len()));
     Ok(Outcome { seq, summary })
 }

@@ -44,7 +44,7 @@ pub struct Header {
     pub first_max_at: u64,
     pub zeros: u64,
     pub last_value: u32,
-    /// The period detector's state, when the store had one.
+    /// The proven period, when the store's detector had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub period: Option<serde_json::Value>,
 }
@@ -358,7 +358,10 @@ pub fn export(
         first_max_at: s.first_max_at,
         zeros: s.zeros,
         last_value: s.last_value,
-        period: serde_json::from_slice(&cp.period_state).ok(),
+        period: serde_json::from_slice::<crate::period::Detector>(&cp.period_state)
+            .ok()
+            .and_then(|d| d.proven())
+            .map(|p| serde_json::to_value(p).expect("a period serialises")),
     };
     let json = serde_json::to_vec(&header).expect("header serialises");
     let mut head = Enc::default();
@@ -442,11 +445,7 @@ pub fn import(seq: &SeqFile, path: &Path, chunk_values: u64) -> Result<Store, St
     cp.good = seq.count();
     cp.stats = seq.stats();
     cp.engine = "import".into();
-    cp.period_state = h
-        .period
-        .as_ref()
-        .map(|p| serde_json::to_vec(p).expect("JSON value serialises"))
-        .unwrap_or_default();
+    // The period detector is rebuilt from the values on resume.
     Store::create_with(path, seq.code(), chunk_values, cp, |mut dst| {
         let mut at = 0usize;
         let mut stats = Stats::default();

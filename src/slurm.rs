@@ -54,16 +54,20 @@ pub struct Manifest {
     pub version: u32,
     pub name: String,
     pub to: u64,
+    /// Members go on to `to` even once their period is proven.
+    #[serde(default)]
+    pub keep_going: bool,
     pub members: Vec<ManifestMember>,
 }
 
 impl Manifest {
-    pub fn new(name: &str, to: u64, members: &[Member]) -> Manifest {
+    pub fn new(name: &str, to: u64, keep_going: bool, members: &[Member]) -> Manifest {
         Manifest {
             format: "octal-family".into(),
             version: MANIFEST_VERSION,
             name: name.into(),
             to,
+            keep_going,
             members: members
                 .iter()
                 .enumerate()
@@ -241,7 +245,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("octal-slurm-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let members = cookie_cutter(&[1, 2, 3]);
-        let m = Manifest::new("cookie-cutter", 1000, &members);
+        let m = Manifest::new("cookie-cutter", 1000, false, &members);
         let script = prepare(&m, &dir, Path::new("/opt/octal bin/octal")).unwrap();
         assert_eq!(Manifest::load(&dir).unwrap(), m);
         assert_eq!(m.member(2).unwrap(), members[2]);

@@ -15,7 +15,6 @@ use std::io;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
-use fs2::FileExt as _;
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use rayon::prelude::*;
 use thiserror::Error;
@@ -34,8 +33,10 @@ pub const VERSION: u32 = 1;
 const SLOT_MAGIC: &[u8; 8] = b"OCTSLOT1";
 /// Bytes reserved for the superblock at the start of the file.
 const SUPER_LEN: u64 = 4096;
-/// Bytes of each header slot (holds the chunk table: 8 bytes a chunk).
-pub const DEFAULT_SLOT_SIZE: u64 = 1 << 20;
+/// Bytes of each header slot: the chunk table (8 bytes a chunk) and the
+/// period detector's state (one entry per 8192 values) must fit. Slots are
+/// left sparse on disk until written.
+pub const DEFAULT_SLOT_SIZE: u64 = 64 << 20;
 /// Values per checksummed chunk.
 pub const DEFAULT_CHUNK_VALUES: u64 = 1 << 16;
 /// Space the file grows by at least, in values (when the target allows).
@@ -474,9 +475,9 @@ fn space_to_grow(path: &Path) -> Option<u64> {
 /// `path` (a store there, or one to be created, of `width`-byte values).
 pub fn check_space(path: &Path, target: u64, width: u64) -> Result<()> {
     let have_now = fs::metadata(path).map_or(0, |m| m.len());
-    let need = (SUPER_LEN + 2 * DEFAULT_SLOT_SIZE)
-        .saturating_add(target.saturating_mul(width))
-        .saturating_sub(have_now);
+    let need = target
+        .saturating_mul(width)
+        .saturating_sub(have_now.saturating_sub(SUPER_LEN + 2 * DEFAULT_SLOT_SIZE));
     match available_space(path) {
         Some(have) if have < need => Err(StoreError::TooBig {
             values: target,
@@ -560,7 +561,12 @@ impl Store {
             capacity: 0,
         };
         let written = (|| {
-            store.reserve_file(store.sb.data_offset())?;
+            // The header region stays sparse; slots are written with
+            // pwrite, which fails cleanly (ENOSPC) on a full disk.
+            store
+                .file
+                .set_len(store.sb.data_offset())
+                .map_err(StoreError::io(tmp, "sizing"))?;
             store
                 .file
                 .write_all_at(&head, 0)
@@ -752,6 +758,14 @@ impl Store {
     /// Values `g[from..to]` (`to` at most the capacity).
     pub fn view(&self, from: u64, to: u64) -> SeqRef<'_> {
         let w = self.cp.width as usize;
+        if from == to {
+            // Nothing mapped, or an empty range: no pointer to align.
+            return if w == 2 {
+                SeqRef::U16(&[])
+            } else {
+                SeqRef::U32(&[])
+            };
+        }
         let bytes = &self.map.bytes()[from as usize * w..to as usize * w];
         match w {
             2 => SeqRef::U16(bytemuck::cast_slice(bytes)),
@@ -800,13 +814,25 @@ impl Store {
                 return Err(no_space(have));
             }
         }
-        match self.file.allocate(len) {
-            Ok(()) => Ok(()),
-            Err(e) if e.raw_os_error() == Some(28) => {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a plain fallocate(2) on our own open descriptor.
+        let r = unsafe {
+            libc::fallocate(
+                self.file.as_raw_fd(),
+                0,
+                old as libc::off_t,
+                (len - old) as libc::off_t,
+            )
+        };
+        if r == 0 {
+            return Ok(());
+        }
+        match io::Error::last_os_error() {
+            e if e.raw_os_error() == Some(libc::ENOSPC) => {
                 Err(no_space(space_to_grow(&self.path).unwrap_or(0)))
             }
             // Filesystems without fallocate: a plain (sparse) extension.
-            Err(_) => self
+            _ => self
                 .file
                 .set_len(len)
                 .map_err(StoreError::io(&self.path, "growing")),

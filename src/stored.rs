@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::code::Code;
 use crate::engine::Reference;
-use crate::run::{drive, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
+use crate::period::Detector;
+use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
 use crate::stats::Stats;
 use crate::store::{Checkpoint, Store, StoreError};
 
@@ -46,7 +47,7 @@ struct OnStore<'a> {
 }
 
 impl OnStore<'_> {
-    fn next(&self, stats: &Stats, period_state: Option<&[u8]>) -> Checkpoint {
+    fn next(&self, stats: &Stats, period_state: Option<Vec<u8>>) -> Checkpoint {
         let cp = self.store.checkpoint();
         Checkpoint {
             good: stats.values,
@@ -57,9 +58,8 @@ impl OnStore<'_> {
             engine: self.engine.to_string(),
             // Engines rebuild their state from the values.
             engine_state: Vec::new(),
-            // Until the run loop feeds a period detector, the saved blob
-            // (e.g. one imported with a sequence file) is kept.
-            period_state: period_state.map_or_else(|| cp.period_state.clone(), <[u8]>::to_vec),
+            // The detector's state at `good`; `None` keeps the saved one.
+            period_state: period_state.unwrap_or_else(|| cp.period_state.clone()),
             chunks: Vec::new(),
         }
     }
@@ -68,7 +68,7 @@ impl OnStore<'_> {
 impl Backing for OnStore<'_> {
     type Error = StoreError;
 
-    fn lend(&mut self, end: usize) -> Result<SeqMut<'_>, StoreError> {
+    fn lend(&mut self, end: usize, _to: usize) -> Result<SeqMut<'_>, StoreError> {
         self.store.lend(end as u64)
     }
 
@@ -82,8 +82,9 @@ impl Backing for OnStore<'_> {
         self.store.widen(next)
     }
 
-    fn checkpoint(&mut self, stats: &Stats, period_state: Option<&[u8]>) -> Result<(), StoreError> {
-        let next = self.next(stats, period_state);
+    fn checkpoint(&mut self, stats: &Stats, detector: &Detector) -> Result<(), StoreError> {
+        let state = serde_json::to_vec(detector).expect("the detector serialises");
+        let next = self.next(stats, Some(state));
         self.store.commit(next)
     }
 }
@@ -95,14 +96,30 @@ pub struct StoredOutcome {
     pub ending: Ending,
 }
 
+/// The period detector saved with the store's checkpoint, or a new one
+/// fed the values when there is none (or it does not match them).
+pub fn restore_detector(store: &Store) -> Detector {
+    let cp = store.checkpoint();
+    if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
+        if d.seen() == cp.good {
+            return d;
+        }
+    }
+    let mut d = Detector::new(store.code());
+    feed(&mut d, store.view(0, cp.good));
+    d
+}
+
 /// Extends `store` to `job.to` values (the code must be the store's),
-/// checkpointing every `every` and when `stop` becomes non-zero. A target
-/// below what the store holds just summarises that prefix.
+/// checkpointing every `every` and when `stop` becomes non-zero, and with
+/// `stop_at_proof` stopping once a period is proven. A target below what
+/// the store holds just summarises that prefix.
 pub fn run_stored(
     store: &mut Store,
     job: &Job,
     every: Duration,
     stop: Option<&AtomicUsize>,
+    stop_at_proof: bool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<StoredOutcome, StoreError> {
     assert_eq!(store.code(), &job.code, "the caller checks the code");
@@ -111,16 +128,19 @@ pub fn run_stored(
     let cp = store.checkpoint().clone();
     let mut engine = job.engine.build(&job.code, job.threads);
     let resumed_from = (cp.good > 0).then_some(cp.good);
-    let (stats, seconds, ending) = if job.to <= cp.good {
+    let (stats, seconds, ending, detector) = if job.to <= cp.good {
         // Nothing to compute: summarise the prefix asked for (with the
         // time it took when that is the whole store).
+        let mut detector = Detector::new(&job.code);
+        feed(&mut detector, store.view(0, job.to));
         if job.to == cp.good {
-            (cp.stats.clone(), cp.seconds, Ending::Done)
+            (cp.stats.clone(), cp.seconds, Ending::Done, detector)
         } else {
-            (store.stats_of(job.to), 0.0, Ending::Done)
+            (store.stats_of(job.to), 0.0, Ending::Done, detector)
         }
     } else {
         let mut stats = cp.stats.clone();
+        let mut detector = restore_detector(store);
         store.set_target(job.to);
         let mut backing = OnStore {
             store: &mut *store,
@@ -133,17 +153,20 @@ pub fn run_stored(
             progress,
             checkpoint_every: Some(every),
             stop,
+            stop_at_proof,
         };
         let ending = drive(
             &mut *engine,
             &mut backing,
             &mut stats,
+            &mut detector,
             job.to as usize,
             &mut ctl,
         )?;
-        (stats, store.checkpoint().seconds, ending)
+        (stats, store.checkpoint().seconds, ending, detector)
     };
     let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), engine.info());
+    summary.set_period(&detector, store.view(0, stats.values));
     summary.store = Some(store.path().display().to_string());
     summary.resumed_from = resumed_from;
     Ok(StoredOutcome { summary, ending })
@@ -275,6 +298,7 @@ mod tests {
 
     fn drive_store(store: &mut Store, to: usize) -> Stats {
         let mut stats = store.checkpoint().stats.clone();
+        let mut detector = restore_detector(store);
         store.set_target(to as u64);
         let mut backing = OnStore {
             store,
@@ -287,8 +311,17 @@ mod tests {
             progress: &mut |_| {},
             checkpoint_every: Some(Duration::ZERO),
             stop: None,
+            stop_at_proof: false,
         };
-        let ending = drive(&mut Ramp, &mut backing, &mut stats, to, &mut ctl).unwrap();
+        let ending = drive(
+            &mut Ramp,
+            &mut backing,
+            &mut stats,
+            &mut detector,
+            to,
+            &mut ctl,
+        )
+        .unwrap();
         assert_eq!(ending, Ending::Done);
         stats
     }
@@ -323,8 +356,10 @@ mod tests {
             progress: &mut |_| {},
             checkpoint_every: None,
             stop: None,
+            stop_at_proof: false,
         };
-        drive(&mut Ramp, &mut seq, &mut mem, 9000, &mut ctl).unwrap();
+        let mut detector = Detector::new(&code);
+        drive(&mut Ramp, &mut seq, &mut mem, &mut detector, 9000, &mut ctl).unwrap();
         assert_eq!((mem, seq), (stats, Seq::U32(want)));
         // No temporary files are left next to the store.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

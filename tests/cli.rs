@@ -100,7 +100,15 @@ fn run_json_matches_the_kayles_table() {
 #[test]
 fn run_json_agrees_with_values_on_a_longer_run() {
     let dawson = common::load("dawsons-chess");
-    let out = ok(&["run", "0.137", "--to", "3000", "--json", "--quiet"]);
+    let out = ok(&[
+        "run",
+        "0.137",
+        "--to",
+        "3000",
+        "--json",
+        "--quiet",
+        "--keep-going",
+    ]);
     let values = numbers(&ok(&["values", "0.137", "--to", "3000"]));
     assert_eq!(values[..dawson.end()], dawson.expected()[..]);
     check_summary(&out, "0.137", &values);
@@ -206,6 +214,7 @@ fn every_engine_is_reachable_from_the_command_line() {
             "--to",
             &to,
             "--json",
+            "--keep-going",
             "--engine",
             name.get_name(),
         ]);
@@ -228,4 +237,25 @@ fn usage_errors_are_one_line_too() {
     assert!(o.status.success() && stdout(&o).starts_with("octal "));
     let o = octal(&["values", "--help"]);
     assert!(o.status.success() && stdout(&o).contains("--from"));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command as Std, Stdio};
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("octal"))
+        .args(["values", "0.333", "--to", "200000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "0\n");
+    // The reader is gone now: the writer must not panic.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
 }

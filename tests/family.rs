@@ -42,8 +42,13 @@ fn cookie_cutter_family_writes_all_tables() {
         assert_eq!(l["code"], code.as_str());
         // By hand: with k odd no split ever helps, G(n) = n mod (k+1), so
         // the largest value is k.
+        // Thesis Theorem 5.1.4 (checked, not assumed, by the period tests):
+        // that is period k+1 from n = 0, proven long before 300 values.
         if k % 2 == 1 {
             assert_eq!(l["max_value"], k);
+            assert_eq!(l["period"], k + 1, "{l}");
+            assert_eq!(l["preperiod"], 0, "{l}");
+            assert!(l["values"].as_u64().unwrap() < 300, "{l}");
         }
         assert!(l["values"].as_u64().unwrap() > 0);
     }

@@ -18,13 +18,23 @@ fn octal() -> Command {
     Command::new(env!("CARGO_BIN_EXE_octal"))
 }
 
+/// `octal ARGS`; runs and resumes go on past a proven period (the games
+/// here are cheap because they are periodic).
+fn with_args(args: &[&str]) -> Command {
+    let mut c = octal();
+    c.args(args);
+    if matches!(args.first(), Some(&"run") | Some(&"resume")) {
+        c.arg("--keep-going");
+    }
+    c
+}
+
 fn run(args: &[&str]) -> Output {
-    octal().args(args).output().expect("octal runs")
+    with_args(args).output().expect("octal runs")
 }
 
 fn spawn(args: &[&str]) -> Child {
-    octal()
-        .args(args)
+    with_args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -260,7 +270,7 @@ fn damaged_and_foreign_files_give_one_line_errors() {
     // A flipped byte in both header slots: no checkpoint left.
     let h2 = copy("slots.octal");
     flip(&h2, 4096 + 40);
-    flip(&h2, 4096 + (1 << 20) + 40);
+    flip(&h2, 4096 + octal::store::DEFAULT_SLOT_SIZE + 40);
     fails(&run(&["verify", p(&h2)]), 1, "no valid checkpoint");
 
     // A flipped byte in one slot: the other checkpoint is used (that is
@@ -338,8 +348,7 @@ fn a_second_writer_is_refused() {
 fn a_full_disk_keeps_the_checkpoint_and_says_what_is_needed() {
     let dir = tempfile::tempdir().unwrap();
     let store = small_store(dir.path(), "full.octal", 3000);
-    let out = octal()
-        .args(["resume", p(&store), "--to", "8e6", "--quiet"])
+    let out = with_args(&["resume", p(&store), "--to", "8e6", "--quiet"])
         .env("OCTAL_TEST_AVAILABLE_BYTES", "1000000")
         .output()
         .unwrap();
@@ -447,4 +456,36 @@ fn a_slurm_member_checkpoints_on_sigterm_and_resumes_when_requeued() {
     }
     let want = reference("0.6", good as usize);
     assert_eq!(values_of(&store, 0, good), want);
+}
+
+#[test]
+fn a_proven_period_stops_the_run_and_survives_resume_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("kayles.octal");
+    // Without --keep-going: Kayles is proven periodic (period 12,
+    // preperiod 71) at 167 values.
+    let first = octal()
+        .args(["run", ".77", "--to", "1e6", "--store", p(&store), "--json"])
+        .output()
+        .unwrap();
+    let first = json(&first);
+    assert_eq!(first["period"]["period"], 12);
+    assert_eq!(first["period"]["preperiod"], 71);
+    assert!(first["values"].as_u64().unwrap() < 1000);
+    // The detector's state was saved: resuming finds the proof at once.
+    let again = octal()
+        .args(["resume", p(&store), "--json"])
+        .output()
+        .unwrap();
+    let again = json(&again);
+    assert_eq!(again["period"], first["period"]);
+    assert_eq!(again["values"], first["values"]);
+    // The export header carries the proven period.
+    let file = dir.path().join("kayles.oseq");
+    assert!(run(&["export", p(&store), "-o", p(&file)]).status.success());
+    let header = octal::seqfile::SeqFile::open(&file)
+        .unwrap()
+        .header()
+        .clone();
+    assert_eq!(header.period.unwrap()["period"], 12);
 }

@@ -1,0 +1,604 @@
+//! Periodicity: finding the period of a Grundy sequence while it is being
+//! computed, and proving it with the Guy–Smith bound.
+//!
+//! A run can stop as soon as the values computed so far prove that the
+//! sequence is periodic forever; this module decides when that is. The
+//! [`Bound`] says how many values a period `p` with preperiod `s` needs
+//! (derived in `docs/periodicity.md`); the [`Detector`] is fed the values
+//! block by block and finds, in time near linear in their number, the
+//! smallest period `p` and for it the smallest preperiod `s` with
+//! G(n+p) = G(n) for every computed n ≥ s.
+//!
+//! The detector has two tiers:
+//! * every period `p ≤ SHORT` is tracked exactly (the last `n` with
+//!   G(n) ≠ G(n−p)), which costs a backward scan per block that almost
+//!   always stops at the first value;
+//! * longer periods are found by hashing windows of `WINDOW` values. A
+//!   window is *selected* when its hash has its low bits zero (so the same
+//!   windows are selected wherever they recur, whatever the period), and
+//!   selected windows are remembered in tables of growing sparseness. A
+//!   selected window seen before at distance `d` makes `d` a candidate,
+//!   which is verified exactly against the values, then tracked like a
+//!   short period until it fails (dropped) or is proven.
+
+use std::collections::HashMap;
+
+use octal_kernels::Value;
+use serde::{Deserialize, Serialize};
+
+use crate::code::{Code, Rules};
+
+/// Periods up to this are tracked exhaustively.
+pub const SHORT: usize = 1024;
+/// Values per hashed window.
+pub const WINDOW: usize = 48;
+/// Hash-found candidates tracked at once.
+const MAX_LIVE: usize = 32;
+/// Direct-mapped tables of recent selected windows: (1 in `D` windows
+/// selected, slots). With at least ~32 selected windows per period a
+/// period is all but certain to be seen: the first level serves periods
+/// up to ~16 000, the second up to ~250 000.
+const LEVELS: [(u64, usize); 2] = [(32, 1 << 12), (512, 1 << 12)];
+/// Every selected window of this sparseness is kept (periods beyond the
+/// direct-mapped levels): N / 8192 entries.
+const COARSE: u64 = 8192;
+const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
+
+/// How many values a period needs before it is proven, for one game.
+///
+/// With G(n+p) = G(n) checked for all s ≤ n and n+p < N, the sequence is
+/// periodic forever once N ≥ [`needed`](Bound::needed)(p, s); see
+/// `docs/periodicity.md` for the proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bound {
+    /// 1 + the largest `i` removable as a whole heap (0 if none).
+    take_all: u64,
+    /// The largest `i` of a move leaving one heap.
+    leave_one: Option<u64>,
+    /// The largest `i` of a move leaving two heaps (0 for `4.`).
+    split: Option<u64>,
+}
+
+impl Bound {
+    /// The bound for a game, or `None` when no proof of periodicity is
+    /// known for its kind of moves.
+    pub fn of(code: &Code) -> Option<Bound> {
+        // Destructured in full so that a new kind of move (unequal splits,
+        // three-heap splits) fails to compile here until someone derives
+        // its bound or returns None for it.
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+        } = code.rules();
+        let max = |v: &[usize]| v.iter().max().map(|&i| i as u64);
+        Some(Bound {
+            take_all: max(&take_all).map_or(0, |i| i + 1),
+            leave_one: max(&take_leave_one),
+            split: max(&take_split),
+        })
+    }
+
+    /// The number of values N (G(0..N) known) that proves period `p` with
+    /// preperiod `s`, if the values verify it:
+    /// `N = p + max(s, a+1, max(s,1)+l, 2·max(s,1)+p+t−1)` over the
+    /// largest `a` of a whole-heap removal, `l` of a one-heap move and `t`
+    /// of a split (terms without such a move left out).
+    pub fn needed(&self, p: u64, s: u64) -> u64 {
+        let s1 = s.max(1);
+        let mut n0 = s.max(self.take_all);
+        if let Some(l) = self.leave_one {
+            n0 = n0.max(s1.saturating_add(l));
+        }
+        if let Some(t) = self.split {
+            n0 = n0.max(
+                s1.saturating_mul(2)
+                    .saturating_add(p)
+                    .saturating_add(t)
+                    .saturating_sub(1),
+            );
+        }
+        p.saturating_add(n0)
+    }
+}
+
+/// A proven (or apparent) period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Period {
+    /// The smallest period p.
+    pub period: u64,
+    /// The smallest s with G(n+p) = G(n) for every computed n ≥ s.
+    pub preperiod: u64,
+    /// How many values the detector had seen when it declared the proof
+    /// (for an apparent period: how many it has seen).
+    pub proven_at: u64,
+    /// How many values the proof needs ([`Bound::needed`]); `None` when no
+    /// proof is possible for this game.
+    pub bound: Option<u64>,
+}
+
+impl Period {
+    /// The last irregular value's index, `s − 1` (None when `s = 0`).
+    pub fn last_irregular(&self) -> Option<u64> {
+        self.preperiod.checked_sub(1)
+    }
+}
+
+/// One hash-found candidate period that has held since it was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Candidate {
+    p: u64,
+    /// 1 + the last n with G(n) ≠ G(n−p); 0 if none.
+    mm: u64,
+    /// Values checked so far.
+    checked: u64,
+    /// Values seen when it was found.
+    found_at: u64,
+}
+
+/// Finds and proves the period of a sequence fed to it block by block.
+/// Its state is small (a few hundred KiB plus one entry per 8192 values)
+/// and serialisable, so a store can save it beside the values.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Detector {
+    bound: Option<Bound>,
+    /// Values processed: G(0..seen).
+    seen: u64,
+    /// `short[p]` = 1 + the last n with G(n) ≠ G(n−p), 0 if none.
+    short: Vec<u64>,
+    /// Rolling hash of the last WINDOW values (as value + 1).
+    hash: u64,
+    /// Per level: (hash, 1 + position) slots.
+    levels: Vec<Vec<(u64, u64)>>,
+    coarse: HashMap<u64, u64>,
+    live: Vec<Candidate>,
+    proven: Option<Period>,
+}
+
+/// Odd multiplier whose product with the rolling hash decides selection.
+const SELECT: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// True for 1 in `d` (a power of two) windows: the top bits of the
+/// multiplied hash are zero. The top bits depend on every value in the
+/// window (the low bits of a polynomial hash would not). Selection at a
+/// sparser level implies selection at the finer ones.
+#[inline(always)]
+fn selected(h: u64, d: u64) -> bool {
+    h.wrapping_mul(SELECT) >> (64 - d.trailing_zeros()) == 0
+}
+
+/// splitmix64's finaliser: spreads the rolling hash over all bits.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The last n in `[lo, hi)` with g[n] ≠ g[n−p], scanning down from the
+/// top (cheap when the period fails: it usually fails at once).
+fn last_mismatch<V: Value>(g: &[V], p: usize, lo: usize, hi: usize) -> Option<usize> {
+    let lo = lo.max(p);
+    (lo..hi).rev().find(|&n| g[n] != g[n - p])
+}
+
+impl Detector {
+    pub fn new(code: &Code) -> Detector {
+        Detector::with_bound(Bound::of(code))
+    }
+
+    /// A detector with an explicit bound (`None`: find periods, never
+    /// prove them).
+    pub fn with_bound(bound: Option<Bound>) -> Detector {
+        Detector {
+            bound,
+            seen: 0,
+            short: vec![0; SHORT + 1],
+            hash: 0,
+            levels: LEVELS
+                .iter()
+                .map(|&(_, slots)| vec![(0, 0); slots])
+                .collect(),
+            coarse: HashMap::new(),
+            live: Vec::new(),
+            proven: None,
+        }
+    }
+
+    /// False when no period of this game can be proven.
+    pub fn can_prove(&self) -> bool {
+        self.bound.is_some()
+    }
+
+    /// Values processed so far.
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// The proven period, once there is one.
+    pub fn proven(&self) -> Option<Period> {
+        self.proven
+    }
+
+    /// Processes `g[seen..]`, given that `g` holds G(0), …, G(g.len()−1)
+    /// and the first `seen` were fed before. Does nothing once a period is
+    /// proven.
+    pub fn feed<V: Value>(&mut self, g: &[V]) {
+        let (b0, b1) = (self.seen as usize, g.len());
+        if self.proven.is_some() || b1 <= b0 {
+            return;
+        }
+        self.feed_short(g, b0, b1);
+        self.feed_hash(g, b0, b1);
+        self.feed_live(g, b1);
+        self.seen = b1 as u64;
+        self.check_proof(g);
+    }
+
+    fn feed_short<V: Value>(&mut self, g: &[V], b0: usize, b1: usize) {
+        // Periods with no mismatch in the block, none a multiple of
+        // another: a multiple k·q of such a q needs no scan when q has held
+        // since before b0 − (k−1)q.
+        let mut clean: Vec<(usize, u64)> = Vec::new();
+        for p in 1..=SHORT.min(b1.saturating_sub(1)) {
+            let covered = clean
+                .iter()
+                .any(|&(q, mm)| p % q == 0 && mm + p as u64 <= (b0 + q) as u64);
+            if covered {
+                continue;
+            }
+            match last_mismatch(g, p, b0, b1) {
+                Some(n) => self.short[p] = n as u64 + 1,
+                None if clean.len() < 8 => clean.push((p, self.short[p])),
+                None => {}
+            }
+        }
+    }
+
+    fn feed_hash<V: Value>(&mut self, g: &[V], b0: usize, b1: usize) {
+        let top = HASH_BASE.wrapping_pow(WINDOW as u32);
+        let mut h = self.hash;
+        let mut found: Vec<(u64, usize)> = Vec::new();
+        // The hot loop only rolls the hash and tests its top bits (one
+        // multiply off the dependency chain); selected windows, 1 in 32,
+        // go to `remember`.
+        let first = b0.max(WINDOW);
+        for (n, x) in g.iter().enumerate().take(first.min(b1)).skip(b0) {
+            h = h.wrapping_mul(HASH_BASE).wrapping_add(x.get() as u64 + 1);
+            if n + 1 == WINDOW && selected(h, LEVELS[0].0) {
+                self.remember(h, n, &mut found);
+            }
+        }
+        if first < b1 {
+            let pairs = g[first..b1].iter().zip(&g[first - WINDOW..b1 - WINDOW]);
+            for (k, (x, old)) in pairs.enumerate() {
+                h = h
+                    .wrapping_mul(HASH_BASE)
+                    .wrapping_add(x.get() as u64 + 1)
+                    .wrapping_sub(top.wrapping_mul(old.get() as u64 + 1));
+                if selected(h, LEVELS[0].0) {
+                    self.remember(h, first + k, &mut found);
+                }
+            }
+        }
+        self.hash = h;
+        for (d, n) in found {
+            self.consider(g, d, n);
+        }
+    }
+
+    /// Stores the selected window ending at `n` (hash `h`) in the levels it
+    /// belongs to; a window seen before suggests a period.
+    #[inline(never)]
+    fn remember(&mut self, h: u64, n: usize, found: &mut Vec<(u64, usize)>) {
+        let key = mix(h);
+        let pos = n as u64 + 1;
+        let mut hit = None;
+        for (level, &(d, slots)) in self.levels.iter_mut().zip(LEVELS.iter()) {
+            if !selected(h, d) {
+                break;
+            }
+            let slot = &mut level[(key as usize) & (slots - 1)];
+            if slot.0 == key && slot.1 != 0 {
+                hit = hit.or(Some(slot.1));
+            }
+            *slot = (key, pos);
+        }
+        if selected(h, COARSE) {
+            if let Some(old) = self.coarse.insert(key, pos) {
+                hit = hit.or(Some(old));
+            }
+        }
+        if let Some(old) = hit {
+            let d = pos - old;
+            if d as usize > SHORT && !found.iter().any(|&(f, _)| f == d) {
+                found.push((d, n));
+            }
+        }
+    }
+
+    /// Verifies the candidate period `d` suggested by equal windows ending
+    /// at `n`, and tracks it if the values bear it out.
+    fn consider<V: Value>(&mut self, g: &[V], d: u64, n: usize) {
+        if self.live.len() >= MAX_LIVE || self.live.iter().any(|c| d.is_multiple_of(c.p)) {
+            return;
+        }
+        let p = d as usize;
+        let mm = last_mismatch(g, p, 0, n + 1).map_or(0, |k| k + 1);
+        if n + 1 - mm.max(p) < WINDOW {
+            return; // a hash collision, not a repeat
+        }
+        self.live.push(Candidate {
+            p: d,
+            mm: mm as u64,
+            checked: n as u64 + 1,
+            found_at: n as u64 + 1,
+        });
+    }
+
+    fn feed_live<V: Value>(&mut self, g: &[V], b1: usize) {
+        self.live
+            .retain(|c| last_mismatch(g, c.p as usize, c.checked as usize, b1).is_none());
+        for c in &mut self.live {
+            c.checked = b1 as u64;
+        }
+    }
+
+    /// Every tracked period with its preperiod and the values it was known
+    /// from.
+    fn tracked(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        let n = self.seen;
+        let short = (1..=SHORT.min(n.saturating_sub(1) as usize))
+            .map(|p| (p as u64, self.short[p].saturating_sub(p as u64), 0));
+        let live = self
+            .live
+            .iter()
+            .map(|c| (c.p, c.mm.saturating_sub(c.p), c.found_at));
+        short.chain(live)
+    }
+
+    fn check_proof<V: Value>(&mut self, g: &[V]) {
+        let Some(bound) = self.bound else { return };
+        let n = self.seen;
+        let best = self
+            .tracked()
+            .filter_map(|(p, s, found)| {
+                let need = bound.needed(p, s);
+                (need <= n).then_some((p, s, need.max(found), need))
+            })
+            .min();
+        if let Some((p, s, at, _)) = best {
+            let p = smallest_divisor_period(g, p as usize, s as usize) as u64;
+            self.proven = Some(Period {
+                period: p,
+                preperiod: s,
+                proven_at: at,
+                bound: Some(bound.needed(p, s)),
+            });
+        }
+    }
+
+    /// The smallest number of values at which some tracked period would be
+    /// proven if it keeps holding: a run can end its next block there so
+    /// as not to compute past the proof.
+    pub fn wants(&self) -> Option<u64> {
+        let bound = self.bound?;
+        if self.proven.is_some() {
+            return None;
+        }
+        self.tracked()
+            .map(|(p, s, _)| bound.needed(p, s))
+            .filter(|&b| b > self.seen)
+            .min()
+    }
+
+    /// The most advanced period that has held over at least the second
+    /// half of the values, for two periods (and 16 values), but is not
+    /// (yet) proven: for summaries of unfinished runs.
+    pub fn apparent(&self) -> Option<Period> {
+        if self.proven.is_some() {
+            return self.proven;
+        }
+        let n = self.seen;
+        self.tracked()
+            .filter(|&(p, s, _)| 2 * s <= n && n.saturating_sub(s + p) >= p.max(16))
+            .map(|(p, s, _)| (self.bound.map(|b| b.needed(p, s)), p, s))
+            .min_by_key(|&(b, p, _)| (b, p))
+            .map(|(bound, p, s)| Period {
+                period: p,
+                preperiod: s,
+                proven_at: n,
+                bound,
+            })
+    }
+}
+
+/// For a proven period `p` from `s`, the smallest divisor of `p` that is
+/// a period too (it has the same preperiod): checked over one full period
+/// where the values reach that far.
+fn smallest_divisor_period<V: Value>(g: &[V], mut p: usize, s: usize) -> usize {
+    'outer: loop {
+        for q in prime_factors(p) {
+            let d = p / q;
+            let end = s + d + p;
+            if end <= g.len() && (s + d..end).all(|n| g[n] == g[n - d]) {
+                p = d;
+                continue 'outer;
+            }
+        }
+        return p;
+    }
+}
+
+/// The distinct prime factors of `n`.
+fn prime_factors(mut n: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut q = 2;
+    while q * q <= n {
+        if n.is_multiple_of(q) {
+            out.push(q);
+            while n.is_multiple_of(q) {
+                n /= q;
+            }
+        }
+        q += 1;
+    }
+    if n > 1 {
+        out.push(n);
+    }
+    out
+}
+
+/// The sequence up to the end of its first period, in the notation of the
+/// seeds with the periodic part in brackets: Guiles is `0.[1101122122]`,
+/// G(0) written before the point. Values above 9 are separated by commas.
+/// `None` when that would be longer than `max_len` characters.
+pub fn notation<V: Value>(g: &[V], period: &Period, max_len: usize) -> Option<String> {
+    let (s, p) = (period.preperiod as usize, period.period as usize);
+    if s + p > g.len() || s + p > max_len {
+        return None;
+    }
+    let wide = g[..s + p].iter().any(|v| v.get() > 9);
+    let mut out = String::new();
+    for (n, v) in g[..s + p].iter().enumerate() {
+        if n == s {
+            out.push('[');
+        }
+        out.push_str(&v.get().to_string());
+        if n == 0 {
+            out.push('.');
+        } else if wide && n + 1 < s + p && n + 1 != s {
+            out.push(',');
+        }
+    }
+    out.push(']');
+    (out.len() <= max_len).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn detect(values: &[u32], bound: Option<Bound>, step: usize) -> Detector {
+        let mut d = Detector::with_bound(bound);
+        let mut n = 0;
+        while n < values.len() {
+            n = (n + step).min(values.len());
+            d.feed(&values[..n]);
+        }
+        d
+    }
+
+    /// A pseudo-random sequence: `pre` irregular values, then a random
+    /// block of length `p` repeated.
+    fn synthetic(pre: usize, p: usize, len: usize, seed: u64) -> Vec<u32> {
+        let mut x = seed;
+        let mut next = || {
+            x = mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            (x % 7) as u32
+        };
+        let mut v: Vec<u32> = (0..pre + p).map(|_| next()).collect();
+        while v.len() < len {
+            v.push(v[v.len() - p]);
+        }
+        // Make sure the value just before the periodic part is irregular.
+        if pre > 0 {
+            v[pre - 1] = v[pre - 1 + p] + 1;
+        }
+        v
+    }
+
+    #[test]
+    fn bound_for_kayles_and_subtraction() {
+        // .77: take-all up to 2, one-heap up to 2, split up to 2.
+        let b = Bound::of(&".77".parse().unwrap()).unwrap();
+        assert_eq!(b.needed(12, 71), 2 * 71 + 2 * 12 + 2 - 1);
+        assert_eq!(b.needed(4, 0), 2 + 8 + 2 - 1);
+        // 0.333: no split; p + max(s, 4, max(s,1) + 3).
+        let b = Bound::of(&"0.333".parse().unwrap()).unwrap();
+        assert_eq!(b.needed(4, 0), 4 + 4);
+        assert_eq!(b.needed(4, 10), 4 + 13);
+        // 0.0: no moves at all; one value proves G = 0.
+        let b = Bound::of(&"0.0".parse().unwrap()).unwrap();
+        assert_eq!(b.needed(1, 0), 1);
+        // 4.0: split without removal, i = 0.
+        let b = Bound::of(&"4.0".parse().unwrap()).unwrap();
+        assert_eq!(b.needed(3, 5), 3 + 10 + 3 - 1);
+    }
+
+    #[test]
+    fn finds_short_and_long_synthetic_periods() {
+        // A split bound: random values cannot satisfy it by chance (a
+        // subtraction-game bound needs only a few clean values, which is
+        // sound for games but not for arbitrary sequences).
+        let none = Bound {
+            take_all: 0,
+            leave_one: None,
+            split: Some(3),
+        };
+        for &(pre, p, step) in &[
+            (0, 1, 7),
+            (5, 3, 1),
+            (100, 1000, 333),
+            (3000, 1025, 4096),
+            (70_000, 20_000, 9999),
+            (1_000, 300_000, 1 << 16),
+            (123_457, 1_500_000, 1 << 20),
+        ] {
+            let len = (2 * pre + 2 * p) * 51 / 50 + 10_000;
+            let v = synthetic(pre, p, len, pre as u64 ^ p as u64);
+            let d = detect(&v, Some(none), step);
+            let got = d
+                .proven()
+                .unwrap_or_else(|| panic!("no period for {pre} {p}"));
+            assert_eq!((got.period, got.preperiod), (p as u64, pre as u64));
+            let need = none.needed(p as u64, pre as u64);
+            assert_eq!(got.bound, Some(need));
+            // Found in time: proven no later than 1% past the bound (or
+            // the end of the block that crossed it).
+            assert!(
+                got.proven_at <= need + need / 100 + WINDOW as u64 + 64,
+                "{pre} {p}: proven at {} but bound {need}",
+                got.proven_at
+            );
+        }
+    }
+
+    #[test]
+    fn unprovable_games_still_show_apparent_periods() {
+        let v = synthetic(50, 7, 500, 3);
+        let d = detect(&v, None, 64);
+        assert!(d.proven().is_none() && !d.can_prove());
+        let a = d.apparent().unwrap();
+        assert_eq!((a.period, a.preperiod, a.bound), (7, 50, None));
+    }
+
+    #[test]
+    fn state_survives_serialisation() {
+        let v = synthetic(2000, 5000, 20_000, 9);
+        let b = Bound::of(&"0.4".parse().unwrap());
+        let mut d = Detector::with_bound(b);
+        d.feed(&v[..8000]);
+        let text = serde_json::to_string(&d).unwrap();
+        let mut e: Detector = serde_json::from_str(&text).unwrap();
+        e.feed(&v);
+        d.feed(&v);
+        assert_eq!(e.proven(), d.proven());
+        assert_eq!(e.proven().unwrap().period, 5000);
+    }
+
+    #[test]
+    fn notation_brackets_the_period() {
+        let p = |s, p| Period {
+            period: p,
+            preperiod: s,
+            proven_at: 0,
+            bound: None,
+        };
+        let g: Vec<u32> = vec![0, 1, 1, 0, 1, 1, 2, 2, 1, 2, 2, 1, 1];
+        assert_eq!(notation(&g, &p(1, 10), 80).unwrap(), "0.[1101122122]");
+        assert_eq!(notation(&g, &p(0, 2), 80).unwrap(), "[0.1]");
+        let g: Vec<u32> = vec![0, 12, 3, 12, 3];
+        assert_eq!(notation(&g, &p(1, 2), 80).unwrap(), "0.[12,3]");
+        assert_eq!(notation(&g, &p(1, 2), 5), None);
+    }
+}

@@ -1,0 +1,708 @@
+//! Pictures of a sequence: G(n) against n as PNG or SVG, like figures 3.4
+//! and 5.1 of the thesis.
+//!
+//! Values come in through [`Values`], so a run in memory, a disk store or an
+//! exported file can all be drawn the same way; rare positions and a proven
+//! period come in as [`Overlays`]. Up to [`POINT_LIMIT`] values every point
+//! is drawn. Beyond that the values are aggregated per pixel column, in one
+//! parallel pass, into a density grid, so plotting 10^9 values hands the
+//! drawing library at most a few hundred thousand rectangles.
+
+use std::io;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, ValueFormatter};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::run::Seq;
+
+/// Up to this many values every point is drawn; beyond, per-column density.
+pub const POINT_LIMIT: u64 = 50_000;
+/// Smallest and largest accepted picture sides, in pixels.
+pub const MIN_SIDE: u32 = 200;
+pub const MAX_SIDE: u32 = 10_000;
+
+/// Values are read in chunks of this many.
+const CHUNK: usize = 1 << 16;
+/// Shades of grey a density plot uses (fewer shades, smaller SVGs).
+const SHADES: u32 = 12;
+
+const BACKGROUND: RGBColor = WHITE;
+const INK: RGBColor = BLACK;
+const RARE: RGBColor = RGBColor(220, 20, 20);
+const PERIODIC_FILL: RGBColor = RGBColor(215, 240, 215);
+const PERIODIC_LINE: RGBColor = RGBColor(20, 140, 20);
+
+/// A sequence the plot can read: G(0), …, G(len−1).
+pub trait Values: Sync {
+    /// How many values can be read.
+    fn available(&self) -> u64;
+    /// Writes G(start), G(start+1), … into `out` (`start + out.len() <= available`).
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()>;
+}
+
+impl Values for [u32] {
+    fn available(&self) -> u64 {
+        <[u32]>::len(self) as u64
+    }
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
+        let s = start as usize;
+        out.copy_from_slice(&self[s..s + out.len()]);
+        Ok(())
+    }
+}
+
+impl Values for [u16] {
+    fn available(&self) -> u64 {
+        <[u16]>::len(self) as u64
+    }
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
+        let s = start as usize;
+        let src = &self[s..s + out.len()];
+        for (o, &v) in out.iter_mut().zip(src) {
+            *o = v as u32;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Sync> Values for Vec<T>
+where
+    [T]: Values,
+{
+    fn available(&self) -> u64 {
+        self.as_slice().available()
+    }
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
+        self.as_slice().read(start, out)
+    }
+}
+
+impl Values for Seq {
+    fn available(&self) -> u64 {
+        Seq::len(self) as u64
+    }
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
+        match self {
+            Seq::U16(v) => v.as_slice().read(start, out),
+            Seq::U32(v) => v.as_slice().read(start, out),
+        }
+    }
+}
+
+/// The picture formats, chosen by the output file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+impl Format {
+    /// `.png` or `.svg` (any case); anything else is an input error.
+    pub fn from_path(path: &Path) -> Result<Format, PlotError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("png") => Ok(Format::Png),
+            Some("svg") => Ok(Format::Svg),
+            _ => Err(PlotError::UnknownFormat(path.display().to_string())),
+        }
+    }
+}
+
+/// A proven period: G(n + period) = G(n) for all n ≥ preperiod.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Period {
+    pub preperiod: u64,
+    pub period: u64,
+}
+
+/// What may be marked on top of the values, when known.
+#[derive(Debug, Clone, Default)]
+pub struct Overlays {
+    /// Rare positions n (any order), drawn as red rings at (n, G(n)).
+    pub rare: Vec<u64>,
+    /// The proven periodic part, shaded green from the preperiod on.
+    pub period: Option<Period>,
+}
+
+/// What to draw and how big.
+#[derive(Debug, Clone)]
+pub struct PlotOptions {
+    pub width: u32,
+    pub height: u32,
+    /// First n drawn.
+    pub from: u64,
+    /// One past the last n drawn.
+    pub to: u64,
+    /// Logarithmic n axis (starts at n = 1 at the least).
+    pub log_x: bool,
+    /// Caption, e.g. the code.
+    pub title: String,
+    /// The largest value in `from..to` if known (saves a pass over the values).
+    pub max_value: Option<u32>,
+}
+
+impl Default for PlotOptions {
+    fn default() -> Self {
+        PlotOptions {
+            width: 1200,
+            height: 600,
+            from: 0,
+            to: 0,
+            log_x: false,
+            title: String::new(),
+            max_value: None,
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum PlotError {
+    #[error("{0}: unknown picture format (the name must end in .png or .svg)")]
+    UnknownFormat(String),
+    #[error("--to must be at least 1")]
+    Empty,
+    #[error("--from {from} must be below --to {to}")]
+    EmptyRange { from: u64, to: u64 },
+    #[error("--log-x starts at n = 1, so --to must be at least 2")]
+    LogFromZero,
+    #[error("--to {to} is beyond the {len} values available")]
+    BeyondEnd { to: u64, len: u64 },
+    #[error("picture size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE} pixels")]
+    Size { width: u32, height: u32 },
+    #[error("reading values: {0}")]
+    Read(#[from] io::Error),
+    #[error("drawing: {0}")]
+    Draw(String),
+}
+
+impl PlotError {
+    /// True for errors in what the user asked for (exit code 2).
+    pub fn is_input(&self) -> bool {
+        !matches!(self, PlotError::Read(_) | PlotError::Draw(_))
+    }
+}
+
+/// A finished picture.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    /// The file's bytes (PNG or SVG).
+    pub bytes: Vec<u8>,
+    /// The plot area in pixels (x range, y range), inside axes and labels.
+    pub plot_area: (Range<i32>, Range<i32>),
+    /// True if every value was drawn as a point, false for a density plot.
+    pub every_point: bool,
+}
+
+/// Checks the options against each other and against `values`.
+pub fn check(opts: &PlotOptions, len: u64) -> Result<(), PlotError> {
+    if opts.to == 0 {
+        return Err(PlotError::Empty);
+    }
+    if opts.from >= opts.to {
+        return Err(PlotError::EmptyRange {
+            from: opts.from,
+            to: opts.to,
+        });
+    }
+    if opts.log_x && opts.to < 2 {
+        return Err(PlotError::LogFromZero);
+    }
+    if opts.to > len {
+        return Err(PlotError::BeyondEnd { to: opts.to, len });
+    }
+    let side = MIN_SIDE..=MAX_SIDE;
+    if !side.contains(&opts.width) || !side.contains(&opts.height) {
+        return Err(PlotError::Size {
+            width: opts.width,
+            height: opts.height,
+        });
+    }
+    Ok(())
+}
+
+/// The largest of G(range), in one parallel pass.
+pub fn max_value(values: &dyn Values, range: Range<u64>) -> io::Result<u32> {
+    let chunks: Vec<Range<u64>> = chunked(range, CHUNK as u64).collect();
+    chunks
+        .into_par_iter()
+        .map_init(Vec::new, |buf, r| {
+            buf.resize((r.end - r.start) as usize, 0);
+            values.read(r.start, buf)?;
+            Ok(buf.iter().copied().max().unwrap_or(0))
+        })
+        .try_reduce(|| 0, |a, b| Ok(a.max(b)))
+}
+
+fn chunked(range: Range<u64>, size: u64) -> impl Iterator<Item = Range<u64>> {
+    (range.start..range.end)
+        .step_by(size as usize)
+        .map(move |s| s..(s + size).min(range.end))
+}
+
+/// Counts of values per (column, row) cell: `counts[c][r]` is how many n in
+/// `bounds[c]..bounds[c + 1]` have a value in row r (row 0 is value 0, row
+/// `rows − 1` is `top`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    pub bounds: Vec<u64>,
+    pub rows: usize,
+    pub top: u32,
+    pub counts: Vec<Vec<u32>>,
+}
+
+impl Grid {
+    /// The row value `v` falls in.
+    #[inline]
+    pub fn row(&self, v: u32) -> usize {
+        row_of(v, self.top, self.rows)
+    }
+}
+
+#[inline]
+fn row_of(v: u32, top: u32, rows: usize) -> usize {
+    if top == 0 {
+        return 0;
+    }
+    let r = (v as f64 * (rows - 1) as f64 / top as f64 + 0.5) as usize;
+    r.min(rows - 1)
+}
+
+/// Aggregates the values into a grid in one parallel pass over the columns
+/// `bounds[c]..bounds[c+1]` (non-decreasing). `progress` is told how many
+/// values are done so far.
+pub fn aggregate(
+    values: &dyn Values,
+    bounds: Vec<u64>,
+    rows: usize,
+    top: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> io::Result<Grid> {
+    assert!(rows > 0 && bounds.windows(2).all(|w| w[0] <= w[1]));
+    let done = AtomicU64::new(0);
+    // Values up to 2^16 find their row in a table; larger ones compute it.
+    let table: Vec<u32> = (0..=top.min(1 << 16))
+        .map(|v| row_of(v, top, rows) as u32)
+        .collect();
+    let counts = bounds
+        .par_windows(2)
+        .map_init(Vec::new, |buf, w| {
+            let mut col = vec![0u32; rows];
+            for r in chunked(w[0]..w[1], CHUNK as u64) {
+                buf.resize((r.end - r.start) as usize, 0);
+                values.read(r.start, buf)?;
+                for &v in buf.iter() {
+                    let row = match table.get(v as usize) {
+                        Some(&r) => r as usize,
+                        None => row_of(v, top, rows),
+                    };
+                    col[row] += 1;
+                }
+                let d = done.fetch_add(r.end - r.start, Ordering::Relaxed) + (r.end - r.start);
+                progress(d);
+            }
+            Ok(col)
+        })
+        .collect::<io::Result<Vec<_>>>()?;
+    Ok(Grid {
+        bounds,
+        rows,
+        top,
+        counts,
+    })
+}
+
+/// Registers the font shipped with the `dejavu` crate, once: plotters draws
+/// text with it, so no system font libraries are needed.
+fn font() -> &'static str {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+            .map_err(|_| ())
+            .expect("the DejaVu Sans font parses");
+    });
+    "sans-serif"
+}
+
+/// Draws G(from..to) and returns the picture's bytes.
+pub fn render(
+    values: &dyn Values,
+    opts: &PlotOptions,
+    overlays: &Overlays,
+    format: Format,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Picture, PlotError> {
+    check(opts, values.available())?;
+    let (w, h) = (opts.width, opts.height);
+    match format {
+        Format::Png => {
+            let mut rgb = vec![0u8; w as usize * h as usize * 3];
+            let (plot_area, every_point) = {
+                let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+                draw_root(root, values, opts, overlays, progress)?
+            };
+            let mut bytes = Vec::new();
+            let mut enc = png::Encoder::new(&mut bytes, w, h);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            enc.set_compression(png::Compression::Best);
+            let mut writer = enc.write_header().map_err(|e| draw_err(&e))?;
+            writer.write_image_data(&rgb).map_err(|e| draw_err(&e))?;
+            writer.finish().map_err(|e| draw_err(&e))?;
+            Ok(Picture {
+                bytes,
+                plot_area,
+                every_point,
+            })
+        }
+        Format::Svg => {
+            let mut svg = String::new();
+            let (plot_area, every_point) = {
+                let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+                draw_root(root, values, opts, overlays, progress)?
+            };
+            Ok(Picture {
+                bytes: svg.into_bytes(),
+                plot_area,
+                every_point,
+            })
+        }
+    }
+}
+
+fn draw_err(e: &dyn std::fmt::Display) -> PlotError {
+    PlotError::Draw(e.to_string())
+}
+
+type Drawn = ((Range<i32>, Range<i32>), bool);
+
+fn draw_root<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    values: &dyn Values,
+    opts: &PlotOptions,
+    overlays: &Overlays,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Drawn, PlotError> {
+    let from = if opts.log_x {
+        opts.from.max(1)
+    } else {
+        opts.from
+    };
+    let to = opts.to.max(from + 1);
+    if opts.log_x {
+        draw_chart(
+            &root,
+            (from..to).log_scale(),
+            values,
+            opts,
+            overlays,
+            progress,
+        )
+    } else {
+        draw_chart(&root, from..to, values, opts, overlays, progress)
+    }
+}
+
+/// Numbers on the n axis: plain up to 10^6, then like `2.5e8`.
+fn fmt_n(n: u64) -> String {
+    if n < 1_000_000 {
+        n.to_string()
+    } else {
+        let e = (n as f64).log10().floor() as i32;
+        let m = n as f64 / 10f64.powi(e);
+        let m = format!("{m:.2}");
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        format!("{m}e{e}")
+    }
+}
+
+fn draw_chart<DB: DrawingBackend, X>(
+    root: &DrawingArea<DB, Shift>,
+    x_spec: X,
+    values: &dyn Values,
+    opts: &PlotOptions,
+    overlays: &Overlays,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Drawn, PlotError>
+where
+    X: AsRangedCoord<Value = u64>,
+    X::CoordDescType: Ranged<FormatOption = DefaultFormatting>,
+    X::CoordDescType: ValueFormatter<u64>,
+{
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| draw_err(&e);
+    let font = font();
+    root.fill(&BACKGROUND).map_err(e)?;
+    let x_range: X::CoordDescType = x_spec.into();
+    let (from, to) = {
+        let r = x_range.range();
+        (r.start, r.end)
+    };
+    let max = match opts.max_value {
+        Some(m) => m,
+        None => max_value(values, from..to)?,
+    };
+    // Head room above the largest value, so its points sit inside the frame.
+    let top = max + (max / 20).max(1);
+    let mut chart = ChartBuilder::on(root)
+        .caption(&opts.title, (font, 18))
+        .margin(12)
+        .margin_right(36)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x_range, 0u32..top)
+        .map_err(e)?;
+    let (px, py) = chart.plotting_area().get_pixel_range();
+    let y0 = chart.backend_coord(&(from, 0)).1;
+    let y_top = chart.backend_coord(&(from, top)).1;
+    let rows = (y0 - y_top) as usize + 1;
+    let y_of = |row: usize| y0 - row as i32;
+
+    // The proven periodic part goes under everything else.
+    let mut legend = Vec::new();
+    if let Some(p) = overlays.period {
+        if p.preperiod < to {
+            let x = chart.backend_coord(&(p.preperiod.max(from), 0)).0;
+            root.draw(&Rectangle::new(
+                [(x, py.start), (px.end, py.end)],
+                PERIODIC_FILL.filled(),
+            ))
+            .map_err(e)?;
+            if p.preperiod >= from {
+                root.draw(&PathElement::new(
+                    vec![(x, py.start), (x, py.end - 1)],
+                    PERIODIC_LINE.stroke_width(1),
+                ))
+                .map_err(e)?;
+            }
+        }
+        legend.push((
+            format!(
+                "periodic from n = {} with period {}",
+                fmt_n(p.preperiod),
+                p.period
+            ),
+            PERIODIC_LINE,
+        ));
+    }
+
+    chart
+        .configure_mesh()
+        .x_desc("n")
+        .y_desc("G(n)")
+        .label_style((font, 13))
+        .axis_desc_style((font, 15))
+        .x_label_formatter(&|n| fmt_n(*n))
+        .light_line_style(RGBColor(238, 238, 238))
+        .bold_line_style(RGBColor(215, 215, 215))
+        .draw()
+        .map_err(e)?;
+    let x_of = |n: u64| chart.backend_coord(&(n, 0)).0;
+
+    // Column c covers the n whose pixel is px.start + c.
+    let first_at = |x: i32| -> u64 {
+        let (mut lo, mut hi) = (from, to);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if x_of(mid) < x {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    };
+    let mut bounds: Vec<u64> = (px.start..px.end).map(first_at).collect();
+    bounds.push(to);
+    let grid = aggregate(values, bounds, rows, top, progress)?;
+    let every_point = to - from <= POINT_LIMIT;
+    let peak = grid
+        .counts
+        .iter()
+        .flat_map(|c| c.iter().copied())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let shade = |count: u32| -> u32 {
+        if every_point || peak == 1 {
+            SHADES - 1
+        } else {
+            // Logarithmic: a lone value still shows, the thickest cell is black.
+            let t = (count as f64).ln_1p() / (peak as f64).ln_1p();
+            ((t * (SHADES - 1) as f64).ceil() as u32).clamp(1, SHADES - 1)
+        }
+    };
+    let colour = |s: u32| {
+        let g = (190 - 190 * s / (SHADES - 1)) as u8;
+        RGBColor(g, g, g)
+    };
+    let sparse = every_point && (to - from) * 3 <= (px.end - px.start) as u64;
+    if sparse {
+        // Few points: each one a dot.
+        let mut buf = vec![0u32; (to - from) as usize];
+        values.read(from, &mut buf)?;
+        for (i, &v) in buf.iter().enumerate() {
+            let at = (x_of(from + i as u64), y_of(grid.row(v)));
+            root.draw(&Circle::new(at, 2, INK.filled())).map_err(e)?;
+        }
+    } else {
+        // With a little more rows than values some rows are no value's
+        // row; in a density plot a value's cell reaches up to the next
+        // value's row, so the picture shows no false white stripes.
+        let mut gap = vec![false; rows];
+        if !every_point && (top as usize) < rows && (top as usize + 1) * 2 >= rows {
+            gap.fill(true);
+            for v in 0..=top {
+                gap[grid.row(v)] = false;
+            }
+        }
+        for (c, col) in grid.counts.iter().enumerate() {
+            let x = px.start + c as i32;
+            let mut r = 0;
+            while r < col.len() {
+                if col[r] == 0 {
+                    r += 1;
+                    continue;
+                }
+                let s = shade(col[r]);
+                let mut end = r + 1;
+                while end < col.len() && (gap[end] || col[end] != 0 && shade(col[end]) == s) {
+                    end += 1;
+                }
+                // Rows r..end, drawn upwards from y_of(r); corners half-open.
+                root.draw(&Rectangle::new(
+                    [(x, y_of(end - 1)), (x + 1, y_of(r) + 1)],
+                    colour(s).filled(),
+                ))
+                .map_err(e)?;
+                r = end;
+            }
+        }
+    }
+
+    let rare: Vec<u64> = overlays
+        .rare
+        .iter()
+        .copied()
+        .filter(|n| (from..to).contains(n))
+        .collect();
+    if !rare.is_empty() {
+        let mut seen = std::collections::HashSet::new();
+        let mut v = [0u32];
+        for &n in &rare {
+            values.read(n, &mut v)?;
+            let at = (x_of(n), y_of(grid.row(v[0])));
+            if seen.insert(at) {
+                root.draw(&Circle::new(at, 4, RARE.stroke_width(1)))
+                    .map_err(e)?;
+            }
+        }
+        legend.push((format!("{} rare positions", rare.len()), RARE));
+    }
+    for (i, (text, c)) in legend.iter().enumerate() {
+        let style = TextStyle::from((font, 13).into_font()).color(c);
+        root.draw_text(text, &style, (px.start + 8, py.start + 6 + 16 * i as i32))
+            .map_err(e)?;
+    }
+    root.present().map_err(e)?;
+    Ok(((px, py), every_point))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_by_extension() {
+        assert_eq!(Format::from_path(Path::new("a.png")).unwrap(), Format::Png);
+        assert_eq!(
+            Format::from_path(Path::new("a/b.SVG")).unwrap(),
+            Format::Svg
+        );
+        assert!(Format::from_path(Path::new("a.jpg")).is_err());
+        assert!(Format::from_path(Path::new("png")).is_err());
+    }
+
+    #[test]
+    fn aggregate_counts_every_value_once() {
+        // G(n) = n mod 7 over 1000 values, 10 columns of 100, 7 rows.
+        let v: Vec<u32> = (0..1000).map(|n| n % 7).collect();
+        let bounds: Vec<u64> = (0..=10).map(|c| c * 100).collect();
+        let g = aggregate(&v, bounds, 7, 6, &|_| {}).unwrap();
+        for (c, col) in g.counts.iter().enumerate() {
+            assert_eq!(col.iter().sum::<u32>(), 100);
+            // Count by hand: the n in c*100..c*100+100 with n % 7 == r.
+            for (r, &k) in col.iter().enumerate() {
+                let want = (c * 100..c * 100 + 100).filter(|n| n % 7 == r).count();
+                assert_eq!(k as usize, want, "column {c} row {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn aggregate_large_values() {
+        // Beyond the row table: top 100000 over 11 rows, 10000 a row.
+        let v: Vec<u32> = vec![0, 50_000, 100_000, 100_000, 94_999, 95_000];
+        let g = aggregate(&v, vec![0, 3, 6], 11, 100_000, &|_| {}).unwrap();
+        let mut want = vec![vec![0u32; 11]; 2];
+        want[0][0] = 1;
+        want[0][5] = 1;
+        want[0][10] = 1;
+        want[1][10] = 2;
+        want[1][9] = 1;
+        assert_eq!(g.counts, want);
+    }
+
+    #[test]
+    fn rows_scale_to_the_top() {
+        assert_eq!(row_of(0, 100, 11), 0);
+        assert_eq!(row_of(100, 100, 11), 10);
+        assert_eq!(row_of(50, 100, 11), 5);
+        assert_eq!(row_of(7, 0, 5), 0);
+    }
+
+    #[test]
+    fn numbers_on_the_axis() {
+        assert_eq!(fmt_n(30000), "30000");
+        assert_eq!(fmt_n(1_000_000_000), "1e9");
+        assert_eq!(fmt_n(250_000_000), "2.5e8");
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        let v = vec![0u32; 10];
+        let o = |from, to, width| PlotOptions {
+            from,
+            to,
+            width,
+            ..PlotOptions::default()
+        };
+        assert!(matches!(check(&o(0, 0, 1200), 10), Err(PlotError::Empty)));
+        assert!(matches!(
+            check(&o(5, 5, 1200), 10),
+            Err(PlotError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            check(&o(0, 11, 1200), 10),
+            Err(PlotError::BeyondEnd { .. })
+        ));
+        assert!(matches!(
+            check(&o(0, 10, 10), 10),
+            Err(PlotError::Size { .. })
+        ));
+        assert!(check(&o(0, 10, 1200), v.available()).is_ok());
+        let log = PlotOptions {
+            log_x: true,
+            ..o(0, 1, 1200)
+        };
+        assert!(matches!(check(&log, 10), Err(PlotError::LogFromZero)));
+    }
+}

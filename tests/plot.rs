@@ -1,0 +1,320 @@
+//! `octal plot` and the `plot` library: the pictures are valid PNG/SVG of
+//! the requested size, and their ink is where the values say it must be.
+
+use std::ops::Range;
+
+use assert_cmd::Command;
+use octal::plot::{render, Format, Overlays, Period, PlotOptions};
+
+/// A decoded RGB picture.
+struct Image {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+}
+
+impl Image {
+    fn decode(bytes: &[u8]) -> Image {
+        let decoder = png::Decoder::new(bytes);
+        let mut reader = decoder.read_info().expect("a valid PNG header");
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).expect("valid PNG data");
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        buf.truncate(info.buffer_size());
+        Image {
+            width: info.width,
+            height: info.height,
+            rgb: buf,
+        }
+    }
+
+    fn pixel(&self, x: i32, y: i32) -> [u8; 3] {
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    /// Pixels in the rectangle satisfying `f`.
+    fn count(&self, xs: Range<i32>, ys: Range<i32>, f: impl Fn([u8; 3]) -> bool) -> usize {
+        let mut n = 0;
+        for y in ys {
+            for x in xs.clone() {
+                if f(self.pixel(x, y)) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+/// Ink: dark grey or black (the mesh lines are much lighter).
+fn dark(p: [u8; 3]) -> bool {
+    p.iter().all(|&c| c < 200) && p[0].abs_diff(p[1]) < 10
+}
+
+fn red(p: [u8; 3]) -> bool {
+    p[0] > 180 && p[1] < 80 && p[2] < 80
+}
+
+fn green_fill(p: [u8; 3]) -> bool {
+    let [r, g, b] = p.map(i32::from);
+    g > r + 15 && g > b + 15
+}
+
+/// Fraction `a..b` of a pixel range (0.0 = start).
+fn part(r: &Range<i32>, a: f64, b: f64) -> Range<i32> {
+    let len = (r.end - r.start) as f64;
+    r.start + (len * a) as i32..r.start + (len * b) as i32
+}
+
+fn options(to: u64, width: u32, height: u32) -> PlotOptions {
+    PlotOptions {
+        width,
+        height,
+        to,
+        title: "test".into(),
+        ..PlotOptions::default()
+    }
+}
+
+/// The subtraction game {1,2,3}, by hand: G(n) = n mod 4.
+fn mod4(len: u64) -> Vec<u32> {
+    (0..len).map(|n| (n % 4) as u32).collect()
+}
+
+#[test]
+fn png_points_sit_in_the_bottom_band() {
+    let values = mod4(3000);
+    let pic = render(
+        &values,
+        &options(3000, 640, 400),
+        &Overlays::default(),
+        Format::Png,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(pic.every_point);
+    let img = Image::decode(&pic.bytes);
+    assert_eq!((img.width, img.height), (640, 400));
+    let (px, py) = pic.plot_area;
+    assert!(px.start > 0 && px.end <= 640 && py.start > 0 && py.end <= 400);
+    let inner = px.start + 2..px.end - 2;
+    // Values 0..=3 under a top of 4: the band below 3/4 of the height is
+    // inked in every part, the quarter above it is bare.
+    let bottom = img.count(inner.clone(), part(&py, 0.2, 1.0), dark);
+    assert!(
+        bottom > 1000,
+        "only {bottom} dark pixels in the bottom band"
+    );
+    for k in 0..4 {
+        let xs = part(&inner, k as f64 / 4.0, (k + 1) as f64 / 4.0);
+        assert!(img.count(xs, part(&py, 0.2, 1.0), dark) > 100);
+    }
+    let top = img.count(inner, part(&py, 0.0, 0.15), dark);
+    assert_eq!(top, 0, "dark pixels above the largest value");
+}
+
+#[test]
+fn svg_has_the_requested_size_and_ink() {
+    let values = mod4(2000);
+    let pic = render(
+        &values,
+        &options(2000, 800, 500),
+        &Overlays::default(),
+        Format::Svg,
+        &|_| {},
+    )
+    .unwrap();
+    let svg = String::from_utf8(pic.bytes).unwrap();
+    let head = &svg[svg.find("<svg").expect("an <svg> element")..];
+    let head = &head[..head.find('>').unwrap()];
+    let attr = |name: &str| -> u32 {
+        let at = head.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        head[at..at + head[at..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    assert_eq!((attr("width"), attr("height")), (800, 500));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    let black_rects = svg.matches("fill=\"#000000\"").count();
+    assert!(black_rects > 400, "only {black_rects} black marks");
+}
+
+#[test]
+fn density_plot_puts_ink_where_the_values_are() {
+    // Beyond the point limit: 0 for the first half, 1000 for the second.
+    let len = 400_000u64;
+    let values: Vec<u32> = (0..len)
+        .map(|n| if n < len / 2 { 0 } else { 1000 })
+        .collect();
+    let pic = render(
+        &values,
+        &options(len, 600, 400),
+        &Overlays::default(),
+        Format::Png,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(!pic.every_point);
+    let img = Image::decode(&pic.bytes);
+    let (px, py) = pic.plot_area;
+    let left = part(&px, 0.02, 0.48);
+    let right = part(&px, 0.52, 0.98);
+    let low = part(&py, 0.9, 1.0);
+    let high = part(&py, 0.0, 0.1);
+    assert!(img.count(left.clone(), low.clone(), dark) >= left.len());
+    assert_eq!(img.count(left, high.clone(), dark), 0);
+    assert!(img.count(right.clone(), high, dark) >= right.len());
+    assert_eq!(img.count(right, low, dark), 0);
+}
+
+#[test]
+fn density_counts_all_values_and_reports_progress() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let values = mod4(300_000);
+    let last = AtomicU64::new(0);
+    let pic = render(
+        &values,
+        &PlotOptions {
+            from: 100_000,
+            ..options(300_000, 500, 300)
+        },
+        &Overlays::default(),
+        Format::Png,
+        &|d| {
+            last.fetch_max(d, Ordering::Relaxed);
+        },
+    )
+    .unwrap();
+    assert_eq!(last.load(Ordering::Relaxed), 200_000);
+    assert_eq!(Image::decode(&pic.bytes).width, 500);
+}
+
+#[test]
+fn overlays_mark_rare_positions_and_the_periodic_part() {
+    let values = mod4(4000);
+    let overlays = Overlays {
+        rare: vec![100, 2000, 3999, 5000],
+        period: Some(Period {
+            preperiod: 2000,
+            period: 4,
+        }),
+    };
+    let pic = render(
+        &values,
+        &options(4000, 600, 400),
+        &overlays,
+        Format::Png,
+        &|_| {},
+    )
+    .unwrap();
+    let img = Image::decode(&pic.bytes);
+    let (px, py) = pic.plot_area;
+    assert!(img.count(px.clone(), py.clone(), red) > 10);
+    // Shaded from n = 2000 (the middle) on, not before (the legend text is
+    // at the top, so look below it).
+    let below = part(&py, 0.2, 1.0);
+    assert_eq!(
+        img.count(part(&px, 0.02, 0.48), below.clone(), green_fill),
+        0
+    );
+    assert!(img.count(part(&px, 0.52, 0.98), below, green_fill) > 1000);
+}
+
+#[test]
+fn log_x_renders() {
+    let values = mod4(100_000);
+    let pic = render(
+        &values,
+        &PlotOptions {
+            log_x: true,
+            ..options(100_000, 700, 350)
+        },
+        &Overlays::default(),
+        Format::Png,
+        &|_| {},
+    )
+    .unwrap();
+    let img = Image::decode(&pic.bytes);
+    assert_eq!((img.width, img.height), (700, 350));
+    let (px, py) = pic.plot_area;
+    assert!(img.count(part(&px, 0.5, 1.0), part(&py, 0.2, 1.0), dark) > 100);
+}
+
+fn octal() -> Command {
+    Command::cargo_bin("octal").unwrap()
+}
+
+#[test]
+fn cli_writes_png_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let png_path = dir.path().join("kayles.png");
+    octal()
+        .args([
+            "plot", "0.77", "--to", "2000", "--width", "500", "--height", "300",
+        ])
+        .arg("-o")
+        .arg(&png_path)
+        .assert()
+        .success();
+    let img = Image::decode(&std::fs::read(&png_path).unwrap());
+    assert_eq!((img.width, img.height), (500, 300));
+    let svg_path = dir.path().join("kayles.SVG");
+    octal()
+        .args(["plot", "0.77", "--to", "2000", "--from", "1000", "-q"])
+        .arg("-o")
+        .arg(&svg_path)
+        .assert()
+        .success()
+        .stdout("");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.contains("width=\"1200\"") && svg.contains("height=\"600\""));
+}
+
+/// Runs a failing command and returns its exit code and its stderr.
+fn fails(args: &[&str]) -> (i32, String) {
+    let out = octal().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    (out.status.code().unwrap(), err)
+}
+
+#[test]
+fn cli_refuses_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    let out = out.to_str().unwrap();
+    let jpg = dir.path().join("x.jpg");
+    let (code, err) = fails(&["plot", "0.6", "--to", "100", "-o", jpg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown picture format"), "{err}");
+    assert!(!jpg.exists());
+    let (code, err) = fails(&["plot", "0.6", "--to", "0", "-o", out]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--to"), "{err}");
+    let (code, _) = fails(&["plot", "0.6", "--to", "10", "--from", "10", "-o", out]);
+    assert_eq!(code, 2);
+    let (code, _) = fails(&["plot", "0.6", "--to", "10", "--width", "5", "-o", out]);
+    assert_eq!(code, 2);
+    let (code, _) = fails(&["plot", "0.9", "--to", "10", "-o", out]);
+    assert_eq!(code, 2);
+    assert!(!std::path::Path::new(out).exists());
+    // An existing file as the source: not readable yet.
+    let (code, err) = fails(&[
+        "plot",
+        dir.path().to_str().unwrap(),
+        "--to",
+        "10",
+        "-o",
+        out,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not supported yet"), "{err}");
+    assert!(!std::path::Path::new(out).exists());
+    // Unwritable: a directory that does not exist. An I/O error: exit 1.
+    let nowhere = dir.path().join("no/such/dir/x.png");
+    let (code, err) = fails(&["plot", "0.6", "--to", "10", "-o", nowhere.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot write"), "{err}");
+}
