@@ -23,10 +23,15 @@ impl Reference {
 
     /// G(n) from G(0..n), by brute force.
     pub fn value_at<V: Value>(&mut self, g: &[V], n: usize) -> u32 {
+        let max = g[..n].iter().map(|v| v.get()).max().unwrap_or(0);
+        self.value_below(g, n, max)
+    }
+
+    /// G(n), given that `max` is the largest of G(0..n).
+    fn value_below<V: Value>(&mut self, g: &[V], n: usize, max: u32) -> u32 {
         let rules = &self.rules;
         // Every option value is below the next power of two above the
         // largest value so far (XORs of smaller numbers stay below it).
-        let max = g[..n].iter().map(|v| v.get()).max().unwrap_or(0);
         let bound = (max + 1).next_power_of_two().max(64);
         let set = &mut self.set;
         set.reset(bound);
@@ -52,8 +57,10 @@ impl Reference {
     }
 
     fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        let mut max = g[..from].iter().map(|v| v.get()).max().unwrap_or(0);
         for n in from..g.len() {
-            let v = self.value_at(g, n);
+            let v = self.value_below(g, n, max);
+            max = max.max(v);
             g[n] = fit(v, n)?;
         }
         Ok(())
