@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -13,7 +14,10 @@ use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
 use octal::games::GameError;
 use octal::plot::{self, Format, Overlays, PlotError, PlotOptions};
-use octal::run::{self, Job, JobError, Progress, Summary};
+use octal::run::{self, Ending, Job, JobError, Progress, SeqRef, Summary};
+use octal::seqfile::{self, Kind, SeqFile};
+use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
+use octal::stored::{self, run_stored};
 use octal::{family, slurm};
 
 mod games_cli;
@@ -52,23 +56,90 @@ enum Command {
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
+        /// Keep the values in this store (default: runs/CODE.octal); an
+        /// existing store of the same code is resumed.
+        #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+        store: Option<PathBuf>,
+        /// Compute in memory only, without a store.
+        #[arg(long)]
+        no_store: bool,
+        #[command(flatten)]
+        store_opts: StoreOpts,
     },
     /// Run a family of games as one batch and tabulate them.
     Family {
         #[command(subcommand)]
         kind: FamilyKind,
     },
-    /// Print G(M) … G(N−1), one per line.
-    Values {
-        code: String,
+    /// Continue a stored run from its last checkpoint.
+    Resume {
+        /// The store, e.g. runs/0.6.octal.
+        path: PathBuf,
+        /// New target (default: the store's own target).
         #[arg(long, allow_hyphen_values = true)]
-        to: String,
+        to: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, short)]
+        quiet: bool,
+        /// Compute all N values even once a period is proven.
+        #[arg(long)]
+        keep_going: bool,
+        #[arg(long, value_enum, default_value_t)]
+        engine: EngineKind,
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        store_opts: StoreOpts,
+    },
+    /// Print G(M) … G(N−1), one per line, computed for a code or read from
+    /// a store or an exported file.
+    Values {
+        /// An octal code, or a store or exported sequence file.
+        code: String,
+        /// Required for a code; default for a file: all its values.
+        #[arg(long, allow_hyphen_values = true)]
+        to: Option<String>,
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
         #[arg(long, value_enum, default_value_t)]
         engine: EngineKind,
         #[arg(long)]
         threads: Option<usize>,
+    },
+    /// Check a store or exported file against its checksums (and K values
+    /// against the reference engine).
+    Verify {
+        path: PathBuf,
+        /// Recompute this many values at random (plus the last) with the
+        /// reference engine.
+        #[arg(long, default_value_t = 0, value_name = "K")]
+        recompute: u64,
+        /// Seed for picking the values to recompute (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Write a store's values to a zstd-compressed sequence file.
+    Export {
+        /// The store.
+        path: PathBuf,
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// zstd level, 1 (fast) to 22 (small).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
+        level: i32,
+        /// Values per compressed frame.
+        #[arg(long, hide = true, default_value_t = seqfile::DEFAULT_FRAME_VALUES)]
+        frame_values: u64,
+    },
+    /// Make a store from an exported file, to continue computing with
+    /// `octal resume`.
+    Import {
+        file: PathBuf,
+        #[arg(long, value_name = "PATH")]
+        store: PathBuf,
+        #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]
+        chunk_values: u64,
     },
     /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
     Plot {
@@ -101,6 +172,24 @@ enum Command {
     CookieCutter(games_cli::CookieCutterArgs),
     /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
     VertexDeletion(games_cli::VertexDeletionArgs),
+}
+
+/// Options of runs kept in a store.
+#[derive(clap::Args)]
+struct StoreOpts {
+    /// Seconds between checkpoints (fractions allowed).
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    checkpoint_every: f64,
+    /// Values per checksummed chunk of a new store.
+    #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]
+    chunk_values: u64,
+}
+
+impl StoreOpts {
+    fn every(&self) -> Result<Duration> {
+        Duration::try_from_secs_f64(self.checkpoint_every)
+            .map_err(|_| input("--checkpoint-every must be a number of seconds ≥ 0"))
+    }
 }
 
 /// Where the values of a plot come from.
@@ -386,10 +475,36 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     };
     let manifest = slurm::Manifest::load(dir)?;
     let member = manifest.member(index)?;
-    let show = !quiet && std::io::stdout().is_terminal();
-    let multi = show.then(indicatif::MultiProgress::new);
-    let summary = run_member(&member, manifest.to, manifest.keep_going, &multi)
-        .map_err(anyhow::Error::msg)?;
+    // The member's values live in a store, so a task killed by Slurm
+    // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
+    // resumes when requeued.
+    let path = slurm::store_path(dir, index);
+    let job = Job {
+        code: member.code.clone(),
+        to: manifest.to,
+        engine: EngineKind::default(),
+        threads: 1,
+    };
+    let stop = stored::stop_on_signals().context("installing signal handlers")?;
+    let (mut store, _) = Store::open_or_create(&path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
+    let every = Duration::from_secs(60);
+    let outcome = run_stored(
+        &mut store,
+        &job,
+        every,
+        Some(&stop),
+        !manifest.keep_going,
+        &mut |_| {},
+    )?;
+    if let Ending::Stopped(status) = outcome.ending {
+        eprintln!(
+            "octal: interrupted: checkpoint saved at {} values in {}",
+            store.good(),
+            path.display()
+        );
+        return Ok(ExitCode::from(status as u8));
+    }
+    let summary = outcome.summary;
     let row = family::Row::from_summary(&member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {
@@ -495,6 +610,16 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             let usage = e.downcast_ref::<InputError>().is_some()
+                || matches!(
+                    e.downcast_ref::<StoreError>(),
+                    Some(
+                        StoreError::WrongCode { .. }
+                            | StoreError::Foreign(_)
+                            | StoreError::Exists(_)
+                            | StoreError::Version { .. }
+                            | StoreError::TooBig { .. }
+                    )
+                )
                 || e.downcast_ref::<CodeError>().is_some()
                 || e.downcast_ref::<CountError>().is_some()
                 || e.downcast_ref::<JobError>().is_some()
@@ -517,6 +642,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             engine,
             threads: t,
             keep_going,
+            store,
+            no_store,
+            store_opts,
         } => {
             let job = Job {
                 code: parse_code(&code)?,
@@ -524,6 +652,16 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 engine,
                 threads: threads(t)?,
             };
+            if !no_store {
+                let path = store.unwrap_or_else(|| default_store(&job.code));
+                if job.to == 0 {
+                    return Err(JobError::Empty.into());
+                }
+                store::check_space(&path, job.to, 2)?;
+                let (store, _) =
+                    Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
+                return stored_run(store, job, &store_opts, json, quiet, keep_going);
+            }
             let bar = progress_bar(job.to, quiet || json);
             let outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
@@ -534,6 +672,172 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             } else {
                 print_human(&outcome.summary);
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Resume {
+            path,
+            to,
+            json,
+            quiet,
+            keep_going,
+            engine,
+            threads: t,
+            store_opts,
+        } => {
+            if seqfile::detect(&path)? == Some(Kind::SeqFile) {
+                return Err(input(format!(
+                    "{} is an exported sequence file; `octal import {} --store STORE` makes a store to resume",
+                    path.display(),
+                    path.display()
+                )));
+            }
+            let store = Store::open(&path, true)?;
+            let to = match to {
+                Some(to) => parse_to("to", &to)?,
+                None => store.checkpoint().target,
+            };
+            if to == 0 {
+                return Err(JobError::Empty.into());
+            }
+            store::check_space(&path, to, store.width() as u64)?;
+            let job = Job {
+                code: store.code().clone(),
+                to,
+                engine,
+                threads: threads(t)?,
+            };
+            stored_run(store, job, &store_opts, json, quiet, keep_going)
+        }
+        Command::Values {
+            code,
+            to,
+            from,
+            engine,
+            threads: t,
+        } if Path::new(&code).is_file() => {
+            let path = Path::new(&code);
+            let from = parse_to("from", &from)?;
+            let to = to.map(|to| parse_to("to", &to)).transpose()?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let _ = (engine, t);
+            match seqfile::detect(path)? {
+                Some(Kind::Store) => {
+                    let store = Store::open(path, false)?;
+                    let to = check_range(path, from, to, store.good())?;
+                    let mut at = from;
+                    while at < to {
+                        let end = (at + (1 << 20)).min(to);
+                        store.check_chunks_in(at, end)?;
+                        print_values(&mut out, store.view(at, end))?;
+                        at = end;
+                    }
+                }
+                Some(Kind::SeqFile) => {
+                    let file = SeqFile::open(path)?;
+                    let to = check_range(path, from, to, file.count())?;
+                    file.for_range(from, to, |v| {
+                        print_values(&mut out, v).map_err(|e| StoreError::Io {
+                            path: "<stdout>".into(),
+                            what: "writing values",
+                            source: std::io::Error::other(e),
+                        })
+                    })?;
+                }
+                None => return Err(StoreError::Foreign(path.to_owned()).into()),
+            }
+            out.flush().context("writing values")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify {
+            path,
+            recompute,
+            seed,
+        } => {
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            let (line, problems) = match seqfile::detect(&path)? {
+                Some(Kind::Store) => {
+                    let store = Store::open(&path, false)?;
+                    stored::verify_store(&store, recompute, seed)
+                }
+                Some(Kind::SeqFile) => {
+                    let file = SeqFile::open(&path)?;
+                    let mut problems = file.problems();
+                    if problems.is_empty() && recompute > 0 {
+                        let all = file.read_all()?;
+                        for (i, have, want) in
+                            stored::recompute(file.code(), all.view(0, all.len()), recompute, seed)
+                        {
+                            problems.push(format!(
+                                "G({i}) is stored as {have} but the reference engine gives {want}"
+                            ));
+                        }
+                    }
+                    let h = file.header();
+                    let line = format!(
+                        "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
+                        path.display(),
+                        h.code,
+                        h.count,
+                        h.width,
+                        h.checksum,
+                        file.frames(),
+                        recompute.min(h.count)
+                    );
+                    (line, problems)
+                }
+                None => return Err(StoreError::Foreign(path).into()),
+            };
+            if problems.is_empty() {
+                println!("ok {line} (seed {seed})");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                println!("DAMAGED {line}");
+                for p in &problems {
+                    println!("  {p}");
+                }
+                Ok(ExitCode::FAILURE)
+            }
+        }
+        Command::Export {
+            path,
+            output,
+            level,
+            frame_values,
+        } => {
+            let store = Store::open(&path, false)?;
+            let start = Instant::now();
+            let e = seqfile::export(&store, &output, level, frame_values)?;
+            println!(
+                "exported {} values of {} to {}: {} ({} raw, ratio {:.1}) in {:.2} s",
+                e.values,
+                store.code(),
+                output.display(),
+                run::human_bytes(e.bytes),
+                run::human_bytes(e.raw_bytes),
+                e.raw_bytes as f64 / e.bytes.max(1) as f64,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Import {
+            file,
+            store,
+            chunk_values,
+        } => {
+            let seq = SeqFile::open(&file)?;
+            let s = seqfile::import(&seq, &store, chunk_values)?;
+            println!(
+                "imported {} values of {} into {}; `octal resume {} --to N` continues",
+                s.good(),
+                s.code(),
+                store.display(),
+                store.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Family { kind } => match kind {
@@ -564,6 +868,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             threads: t,
         } => {
             let code = parse_code(&code)?;
+            let Some(to) = to else {
+                return Err(input("--to is required when computing values of a code"));
+            };
             let to = parse_to("to", &to)?;
             let from = parse_to("from", &from)?;
             if to == 0 {
@@ -695,4 +1002,86 @@ fn plot_source(
             path.display()
         ))),
     }
+}
+
+/// Where `octal run CODE` keeps its values when no --store is given.
+fn default_store(code: &Code) -> PathBuf {
+    PathBuf::from("runs").join(format!("{code}.octal"))
+}
+
+/// A run kept in `store`: progress, checkpoints, Ctrl-C, summary.
+fn stored_run(
+    mut store: Store,
+    job: Job,
+    opts: &StoreOpts,
+    json: bool,
+    quiet: bool,
+    keep_going: bool,
+) -> Result<ExitCode> {
+    let every = opts.every()?;
+    let stop = stored::stop_on_signals().context("installing signal handlers")?;
+    let path = store.path().display().to_string();
+    if let (slot, Some(why)) = store.slots() {
+        if why != "empty" {
+            eprintln!(
+                "octal: warning: {path}: header slot {} is unusable ({why}); continuing from the checkpoint in slot {slot}",
+                1 - slot
+            );
+        }
+    }
+    let good = store.good();
+    let bar = progress_bar(job.to, quiet || json);
+    if let Some(bar) = &bar {
+        bar.set_position(good.min(job.to));
+    }
+    let outcome = run_stored(
+        &mut store,
+        &job,
+        every,
+        Some(&stop),
+        !keep_going,
+        &mut |p| update(&bar, p),
+    )?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Ending::Stopped(status) = outcome.ending {
+        eprintln!(
+            "octal: interrupted: checkpoint saved at {} values in {path}; `octal resume {path}` continues",
+            store.good()
+        );
+        return Ok(ExitCode::from(status as u8));
+    }
+    if json {
+        println!("{}", serde_json::to_string(&outcome.summary)?);
+    } else {
+        print_human(&outcome.summary);
+        match outcome.summary.resumed_from {
+            Some(n) => println!("store {path} (resumed from {n} values)"),
+            None => println!("store {path}"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--from`/`--to` against a file holding `count` values; returns `to`.
+fn check_range(path: &Path, from: u64, to: Option<u64>, count: u64) -> Result<u64> {
+    let to = to.unwrap_or(count);
+    if to > count {
+        return Err(input(format!(
+            "{} holds {count} values, --to {to} is beyond them",
+            path.display()
+        )));
+    }
+    if from >= to {
+        return Err(input(format!("--from {from} must be below --to {to}")));
+    }
+    Ok(to)
+}
+
+fn print_values(out: &mut impl Write, values: SeqRef<'_>) -> Result<()> {
+    for i in 0..values.len() {
+        writeln!(out, "{}", values.get(i)).context("writing values")?;
+    }
+    Ok(())
 }

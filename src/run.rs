@@ -1,13 +1,15 @@
 //! Driving an engine over a long sequence: blocks, width changes, progress
 //! and the summary a run ends with.
 
-use std::time::Instant;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::code::Code;
-use crate::engine::{EngineInfo, EngineKind, Overflow};
+use crate::engine::{Engine, EngineInfo, EngineKind, Overflow};
 use crate::period::{self, Detector, Period};
 use crate::stats::Stats;
 
@@ -60,10 +62,217 @@ impl Seq {
 
     /// Statistics of `self[from..to]`, pushed onto `stats`.
     pub fn push_stats(&self, stats: &mut Stats, from: usize, to: usize) {
+        self.view(from, to).push_stats(stats);
+    }
+
+    /// `self[from..to]`, borrowed.
+    pub fn view(&self, from: usize, to: usize) -> SeqRef<'_> {
         match self {
-            Seq::U16(v) => stats.push(&v[from..to]),
-            Seq::U32(v) => stats.push(&v[from..to]),
+            Seq::U16(v) => SeqRef::U16(&v[from..to]),
+            Seq::U32(v) => SeqRef::U32(&v[from..to]),
         }
+    }
+}
+
+/// Values borrowed from memory or from a store's map.
+#[derive(Debug, Clone, Copy)]
+pub enum SeqRef<'a> {
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+}
+
+impl SeqRef<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            SeqRef::U16(v) => v.len(),
+            SeqRef::U32(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            SeqRef::U16(v) => v[n] as u32,
+            SeqRef::U32(v) => v[n],
+        }
+    }
+
+    /// Takes these values into `stats`, as the values that follow.
+    pub fn push_stats(&self, stats: &mut Stats) {
+        match self {
+            SeqRef::U16(v) => stats.push(v),
+            SeqRef::U32(v) => stats.push(v),
+        }
+    }
+
+    pub fn checksum(&self) -> crate::stats::Checksum {
+        match self {
+            SeqRef::U16(v) => crate::stats::Checksum::of(v),
+            SeqRef::U32(v) => crate::stats::Checksum::of(v),
+        }
+    }
+}
+
+/// Values lent for an engine to fill.
+#[derive(Debug)]
+pub enum SeqMut<'a> {
+    U16(&'a mut [u16]),
+    U32(&'a mut [u32]),
+}
+
+/// Where a run keeps its values: a [`Seq`] in memory, or a store on disk
+/// (see `stored.rs`). [`drive`] works over either.
+pub trait Backing {
+    type Error;
+    /// `g[..end]` at the current width, growing the backing as needed
+    /// (the run goes on to `to`).
+    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, Self::Error>;
+    /// `g[from..to]`, read-only.
+    fn view(&self, from: usize, to: usize) -> SeqRef<'_>;
+    /// Switches to u32 values; `g[..at]` are kept and `stats` describes them.
+    fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), Self::Error>;
+    /// Makes `g[..stats.values]` durable, where the backing can, with the
+    /// period detector's state (fed exactly those values).
+    fn checkpoint(&mut self, stats: &Stats, detector: &Detector) -> Result<(), Self::Error>;
+}
+
+impl Backing for Seq {
+    type Error = Infallible;
+
+    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, Infallible> {
+        Ok(match self {
+            Seq::U16(v) => {
+                grow(v, end, to);
+                SeqMut::U16(v)
+            }
+            Seq::U32(v) => {
+                grow(v, end, to);
+                SeqMut::U32(v)
+            }
+        })
+    }
+
+    fn view(&self, from: usize, to: usize) -> SeqRef<'_> {
+        Seq::view(self, from, to)
+    }
+
+    fn widen(&mut self, at: usize, _: &Stats) -> Result<(), Infallible> {
+        if let Seq::U16(v) = self {
+            let wide: Vec<u32> = v[..at].iter().map(|&x| x as u32).collect();
+            *self = Seq::U32(wide);
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&mut self, _: &Stats, _: &Detector) -> Result<(), Infallible> {
+        Ok(())
+    }
+}
+
+/// How a run is steered besides its target.
+pub struct Control<'a> {
+    pub progress: &'a mut dyn FnMut(&Progress),
+    /// Checkpoint at the first block boundary after this much time.
+    pub checkpoint_every: Option<Duration>,
+    /// Set to non-zero (e.g. by a signal handler, to the exit code it
+    /// wants) to checkpoint and stop at the next block boundary.
+    pub stop: Option<&'a AtomicUsize>,
+    /// Stop as soon as the values prove the sequence periodic.
+    pub stop_at_proof: bool,
+}
+
+/// How [`drive`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// All values up to the target are in.
+    Done,
+    /// Stopped early; carries what `Control::stop` was set to.
+    Stopped(usize),
+}
+
+/// The block loop every run shares: extends `backing` from
+/// `stats.values` to `to`, keeping `stats` and the period `detector` (fed
+/// G(0..stats.values) already) up to date, widening to u32 when a value
+/// needs it, checkpointing as `ctl` asks and at the end, and stopping early
+/// at a proof of periodicity if asked.
+pub fn drive<B: Backing>(
+    engine: &mut dyn Engine,
+    backing: &mut B,
+    stats: &mut Stats,
+    detector: &mut Detector,
+    to: usize,
+    ctl: &mut Control,
+) -> Result<Ending, B::Error> {
+    let mut done = stats.values as usize;
+    let mut last_checkpoint = Instant::now();
+    while done < to && !(ctl.stop_at_proof && detector.proven().is_some()) {
+        if let Some(code) = ctl.stop.map(|s| s.load(Ordering::SeqCst)) {
+            if code != 0 {
+                backing.checkpoint(stats, detector)?;
+                return Ok(Ending::Stopped(code));
+            }
+        }
+        // Blocks grow with the sequence so progress stays lively early on
+        // and cheap later; a block ends where a period would be proven
+        // (but is at least 1/128 of the values, so at most ~1% is
+        // computed past a proof).
+        let first = if ctl.stop_at_proof { 64 } else { 1 << 10 };
+        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
+        if let Some(want) = detector.wants() {
+            let want = usize::try_from(want).unwrap_or(usize::MAX);
+            end = end.min(want.max(done + (done / 128).max(64)));
+        }
+        let overflow = match backing.lend(end, to) {
+            Ok(SeqMut::U16(v)) => engine.extend_u16(v, done).err(),
+            Ok(SeqMut::U32(v)) => {
+                engine
+                    .extend_u32(v, done)
+                    .expect("Grundy values beyond u32 are out of reach");
+                None
+            }
+            Err(e) => {
+                // No room to grow (disk full): keep what is done.
+                let _ = backing.checkpoint(stats, detector);
+                return Err(e);
+            }
+        };
+        if let Some(Overflow { at, .. }) = overflow {
+            backing.view(done, at).push_stats(stats);
+            backing.widen(at, stats)?;
+            feed(detector, backing.view(0, at));
+            // Recompute the rest of this block at the wider width.
+            done = at;
+            continue;
+        }
+        backing.view(done, end).push_stats(stats);
+        done = end;
+        feed(detector, backing.view(0, done));
+        (ctl.progress)(&Progress {
+            done: done as u64,
+            to: to as u64,
+            max_value: stats.max_value,
+            rare_positions: engine.info().rare_positions,
+        });
+        if ctl
+            .checkpoint_every
+            .is_some_and(|every| last_checkpoint.elapsed() >= every)
+        {
+            backing.checkpoint(stats, detector)?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    backing.checkpoint(stats, detector)?;
+    Ok(Ending::Done)
+}
+
+/// Feeds the detector G(0..g.len()) (it skips what it has seen).
+pub fn feed(detector: &mut Detector, g: SeqRef<'_>) {
+    match g {
+        SeqRef::U16(v) => detector.feed(v),
+        SeqRef::U32(v) => detector.feed(v),
     }
 }
 
@@ -155,6 +364,12 @@ pub struct Summary {
     /// The values up to the end of the first period, `0.[1101122122]`,
     /// when short enough to print.
     pub period_notation: Option<String>,
+    /// The store holding the values, for runs kept on disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
+    /// How many values the store already held when this session began.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed_from: Option<u64>,
 }
 
 impl Summary {
@@ -187,11 +402,13 @@ impl Summary {
             apparent_period: None,
             period_provable: true,
             period_notation: None,
+            store: None,
+            resumed_from: None,
         }
     }
 
     /// Fills in what `detector` found in `seq`.
-    pub fn set_period(&mut self, detector: &Detector, seq: &Seq) {
+    pub fn set_period(&mut self, detector: &Detector, seq: SeqRef<'_>) {
         self.period = detector.proven();
         self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
         self.period_provable = detector.can_prove();
@@ -199,8 +416,8 @@ impl Summary {
             .period
             .or(self.apparent_period)
             .and_then(|p| match seq {
-                Seq::U16(v) => period::notation(v, &p, 200),
-                Seq::U32(v) => period::notation(v, &p, 200),
+                SeqRef::U16(v) => period::notation(v, &p, 200),
+                SeqRef::U32(v) => period::notation(v, &p, 200),
             });
     }
 }
@@ -243,61 +460,27 @@ pub fn run_until(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Outcome, JobError> {
     check_in_memory(job.to)?;
-    let to = job.to as usize;
     let start = Instant::now();
     let mut engine = job.engine.build(&job.code, job.threads);
     let mut detector = Detector::new(&job.code);
     let mut seq = Seq::U16(Vec::new());
     let mut stats = Stats::default();
-    let mut done = 0usize;
-    while done < to {
-        // Blocks grow with the sequence so progress stays lively early on
-        // and cheap later; a block ends where a period would be proven
-        // (but is at least 1/128 of the values, so at most ~1% is
-        // computed past a proof).
-        let first = if stop_at_proof { 64 } else { 1 << 10 };
-        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
-        if let Some(want) = detector.wants() {
-            let want = usize::try_from(want).unwrap_or(usize::MAX);
-            end = end.min(want.max(done + (done / 128).max(64)));
-        }
-        match &mut seq {
-            Seq::U16(v) => {
-                grow(v, end, to);
-                if let Err(Overflow { at, .. }) = engine.extend_u16(v, done) {
-                    let wide: Vec<u32> = v[..at].iter().map(|&x| x as u32).collect();
-                    seq = Seq::U32(wide);
-                    // Recompute this block at the wider width.
-                    seq.push_stats(&mut stats, done, at);
-                    done = at;
-                    continue;
-                }
-            }
-            Seq::U32(v) => {
-                grow(v, end, to);
-                engine
-                    .extend_u32(v, done)
-                    .expect("Grundy values beyond u32 are out of reach");
-            }
-        }
-        seq.push_stats(&mut stats, done, end);
-        done = end;
-        match &seq {
-            Seq::U16(v) => detector.feed(&v[..done]),
-            Seq::U32(v) => detector.feed(&v[..done]),
-        }
-        progress(&Progress {
-            done: done as u64,
-            to: job.to,
-            max_value: stats.max_value,
-            rare_positions: engine.info().rare_positions,
-        });
-        if stop_at_proof && detector.proven().is_some() {
-            break;
-        }
-    }
+    let mut ctl = Control {
+        progress,
+        checkpoint_every: None,
+        stop: None,
+        stop_at_proof,
+    };
+    let Ok(_) = drive(
+        &mut *engine,
+        &mut seq,
+        &mut stats,
+        &mut detector,
+        job.to as usize,
+        &mut ctl,
+    );
     let seconds = start.elapsed().as_secs_f64();
     let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
-    summary.set_period(&detector, &seq);
+    summary.set_period(&detector, seq.view(0, seq.len()));
     Ok(Outcome { seq, summary })
 }

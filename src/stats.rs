@@ -25,8 +25,9 @@ impl Checksum {
         self.push_bytes(&v.to_le_bytes());
     }
 
+    /// Takes in raw bytes (headers and indexes of files use this too).
     #[inline]
-    fn push_bytes(&mut self, bytes: &[u8]) {
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
         let mut h = self.0;
         for &b in bytes {
             h ^= b as u64;
@@ -40,6 +41,13 @@ impl Checksum {
         for &v in values {
             c.push(v.get());
         }
+        c
+    }
+
+    /// FNV-1a-64 of raw bytes.
+    pub fn of_bytes(bytes: &[u8]) -> Checksum {
+        let mut c = Checksum::default();
+        c.push_bytes(bytes);
         c
     }
 

@@ -6,9 +6,13 @@ mod common;
 
 use std::process::{Command, Output};
 
+/// Runs octal in a fresh directory, so the default store (`runs/`) of one
+/// call neither leaks into the repository nor meets another test's.
 fn octal(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().expect("a temporary directory");
     Command::new(env!("CARGO_BIN_EXE_octal"))
         .args(args)
+        .current_dir(dir.path())
         .output()
         .expect("the octal binary runs")
 }

@@ -367,7 +367,7 @@ fn naive_bounds_declare_false_periods_where_ours_does_not() {
 fn cli_stops_at_the_proof_unless_told_to_keep_going() {
     let out = assert_cmd::Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", ".77", "--to", "1e9", "--json"])
+        .args(["run", ".77", "--to", "1e9", "--json", "--no-store"])
         .timeout(std::time::Duration::from_secs(10))
         .output()
         .unwrap();
@@ -381,7 +381,7 @@ fn cli_stops_at_the_proof_unless_told_to_keep_going() {
 
     let out = assert_cmd::Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", ".77", "--to", "5000", "--keep-going"])
+        .args(["run", ".77", "--to", "5000", "--keep-going", "--no-store"])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -393,7 +393,7 @@ fn cli_stops_at_the_proof_unless_told_to_keep_going() {
 
     let out = assert_cmd::Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", ".6", "--to", "500"])
+        .args(["run", ".6", "--to", "500", "--no-store"])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

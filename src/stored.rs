@@ -1,0 +1,382 @@
+//! Runs kept in a store: continue from the store's checkpoint, checkpoint
+//! on a timer and when SIGINT or SIGTERM arrives, summarise the whole
+//! sequence, and check a store (or an exported file) against its checksums
+//! and against the reference engine.
+
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::code::Code;
+use crate::engine::Reference;
+use crate::period::Detector;
+use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
+use crate::stats::Stats;
+use crate::store::{Checkpoint, Store, StoreError};
+
+/// Exit status after SIGINT (128 + 2), as shells report it.
+pub const EXIT_SIGINT: usize = 130;
+/// Exit status after SIGTERM (128 + 15).
+pub const EXIT_SIGTERM: usize = 143;
+
+/// Installs SIGINT and SIGTERM handlers that set the returned flag to the
+/// exit status to use (130 or 143), for [`run_stored`] to checkpoint and
+/// stop. A second signal exits at once: the store still holds its last
+/// checkpoint.
+pub fn stop_on_signals() -> io::Result<Arc<AtomicUsize>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let stop = Arc::new(AtomicUsize::new(0));
+    let again = Arc::new(AtomicBool::new(false));
+    for (sig, status) in [(SIGINT, EXIT_SIGINT), (SIGTERM, EXIT_SIGTERM)] {
+        flag::register_conditional_shutdown(sig, status as i32, again.clone())?;
+        flag::register(sig, again.clone())?;
+        flag::register_usize(sig, stop.clone(), status)?;
+    }
+    Ok(stop)
+}
+
+/// A store seen as the backing of a run.
+struct OnStore<'a> {
+    store: &'a mut Store,
+    base_seconds: f64,
+    start: Instant,
+    target: u64,
+    engine: &'static str,
+}
+
+impl OnStore<'_> {
+    fn next(&self, stats: &Stats, period_state: Option<Vec<u8>>) -> Checkpoint {
+        let cp = self.store.checkpoint();
+        Checkpoint {
+            good: stats.values,
+            target: self.target,
+            width: cp.width,
+            seconds: self.base_seconds + self.start.elapsed().as_secs_f64(),
+            stats: stats.clone(),
+            engine: self.engine.to_string(),
+            // Engines rebuild their state from the values.
+            engine_state: Vec::new(),
+            // The detector's state at `good`; `None` keeps the saved one.
+            period_state: period_state.unwrap_or_else(|| cp.period_state.clone()),
+            chunks: Vec::new(),
+        }
+    }
+}
+
+impl Backing for OnStore<'_> {
+    type Error = StoreError;
+
+    fn lend(&mut self, end: usize, _to: usize) -> Result<SeqMut<'_>, StoreError> {
+        self.store.lend(end as u64)
+    }
+
+    fn view(&self, from: usize, to: usize) -> SeqRef<'_> {
+        self.store.view(from as u64, to as u64)
+    }
+
+    fn widen(&mut self, at: usize, stats: &Stats) -> Result<(), StoreError> {
+        debug_assert_eq!(stats.values, at as u64);
+        let next = self.next(stats, None);
+        self.store.widen(next)
+    }
+
+    fn checkpoint(&mut self, stats: &Stats, detector: &Detector) -> Result<(), StoreError> {
+        let state = serde_json::to_vec(detector).expect("the detector serialises");
+        let next = self.next(stats, Some(state));
+        self.store.commit(next)
+    }
+}
+
+/// A stored run's end: its summary (of the whole sequence up to the
+/// target) and whether it finished or was stopped.
+pub struct StoredOutcome {
+    pub summary: Summary,
+    pub ending: Ending,
+}
+
+/// The period detector saved with the store's checkpoint, or a new one
+/// fed the values when there is none (or it does not match them).
+pub fn restore_detector(store: &Store) -> Detector {
+    let cp = store.checkpoint();
+    if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
+        if d.seen() == cp.good {
+            return d;
+        }
+    }
+    let mut d = Detector::new(store.code());
+    feed(&mut d, store.view(0, cp.good));
+    d
+}
+
+/// Extends `store` to `job.to` values (the code must be the store's),
+/// checkpointing every `every` and when `stop` becomes non-zero, and with
+/// `stop_at_proof` stopping once a period is proven. A target below what
+/// the store holds just summarises that prefix.
+pub fn run_stored(
+    store: &mut Store,
+    job: &Job,
+    every: Duration,
+    stop: Option<&AtomicUsize>,
+    stop_at_proof: bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<StoredOutcome, StoreError> {
+    assert_eq!(store.code(), &job.code, "the caller checks the code");
+    // Build only on values that still match their checksums.
+    store.check_chunks()?;
+    let cp = store.checkpoint().clone();
+    let mut engine = job.engine.build(&job.code, job.threads);
+    let resumed_from = (cp.good > 0).then_some(cp.good);
+    let (stats, seconds, ending, detector) = if job.to <= cp.good {
+        // Nothing to compute: summarise the prefix asked for (with the
+        // time it took when that is the whole store).
+        let mut detector = Detector::new(&job.code);
+        feed(&mut detector, store.view(0, job.to));
+        if job.to == cp.good {
+            (cp.stats.clone(), cp.seconds, Ending::Done, detector)
+        } else {
+            (store.stats_of(job.to), 0.0, Ending::Done, detector)
+        }
+    } else {
+        let mut stats = cp.stats.clone();
+        let mut detector = restore_detector(store);
+        store.set_target(job.to);
+        let mut backing = OnStore {
+            store: &mut *store,
+            base_seconds: cp.seconds,
+            start: Instant::now(),
+            target: job.to,
+            engine: engine.info().engine,
+        };
+        let mut ctl = Control {
+            progress,
+            checkpoint_every: Some(every),
+            stop,
+            stop_at_proof,
+        };
+        let ending = drive(
+            &mut *engine,
+            &mut backing,
+            &mut stats,
+            &mut detector,
+            job.to as usize,
+            &mut ctl,
+        )?;
+        (stats, store.checkpoint().seconds, ending, detector)
+    };
+    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), engine.info());
+    summary.set_period(&detector, store.view(0, stats.values));
+    summary.store = Some(store.path().display().to_string());
+    summary.resumed_from = resumed_from;
+    Ok(StoredOutcome { summary, ending })
+}
+
+/// A small deterministic generator for picking values to recompute.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0), near enough for sampling.
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// Recomputes `k` values at random positions of `g` (always including the
+/// last) with the reference engine; returns the positions that disagree,
+/// with (stored, recomputed).
+pub fn recompute(code: &Code, g: SeqRef<'_>, k: u64, seed: u64) -> Vec<(u64, u32, u32)> {
+    let n = g.len() as u64;
+    if n == 0 || k == 0 {
+        return Vec::new();
+    }
+    let mut rng = SplitMix(seed);
+    let mut at: Vec<u64> = (1..k).map(|_| rng.below(n)).collect();
+    at.push(n - 1);
+    let mut reference = Reference::new(code);
+    at.into_iter()
+        .filter_map(|i| {
+            let want = match g {
+                SeqRef::U16(v) => reference.value_at(v, i as usize),
+                SeqRef::U32(v) => reference.value_at(v, i as usize),
+            };
+            let have = g.get(i as usize);
+            (want != have).then_some((i, have, want))
+        })
+        .collect()
+}
+
+/// What `octal verify` found in a store.
+pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
+    let cp = store.checkpoint();
+    let mut problems = Vec::new();
+    let (slot, other) = store.slots();
+    if let Some(why) = other.filter(|&w| w != "empty") {
+        problems.push(format!(
+            "header slot {} is unusable ({why}); the checkpoint in slot {slot} is used (a crash during a checkpoint leaves this; the next checkpoint rewrites it)",
+            1 - slot
+        ));
+    }
+    for b in store.bad_chunks() {
+        problems.push(format!(
+            "values {}..{} (chunk {}) are damaged: checksum mismatch",
+            b.from, b.to, b.chunk
+        ));
+    }
+    let stats = store.stats_of(cp.good);
+    if stats != cp.stats {
+        problems.push(format!(
+            "whole-sequence checksum {} differs from the recorded {}",
+            stats.checksum.hex(),
+            cp.stats.checksum.hex()
+        ));
+    }
+    if problems.is_empty() {
+        for (i, have, want) in recompute(store.code(), store.view(0, cp.good), k, seed) {
+            problems.push(format!(
+                "G({i}) is stored as {have} but the reference engine gives {want}"
+            ));
+        }
+    }
+    let line = format!(
+        "{}: store of {}, {} values (target {}), {} bytes per value, checksum {}, {} chunks of {} values, {} recomputed",
+        store.path().display(),
+        store.code(),
+        cp.good,
+        cp.target,
+        cp.width,
+        cp.stats.checksum.hex(),
+        cp.chunks.len(),
+        store.chunk_values(),
+        if cp.good == 0 { 0 } else { k }
+    );
+    (line, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{fit, EngineInfo, Overflow};
+    use crate::run::Seq;
+    use octal_kernels::Value;
+
+    /// G(n) = 20n: overflows u16 at n = 3277, so runs must widen.
+    struct Ramp;
+
+    impl Ramp {
+        fn fill<V: Value>(g: &mut [V], from: usize) -> Result<(), Overflow> {
+            for (n, x) in g.iter_mut().enumerate().skip(from) {
+                *x = fit(20 * n as u32, n)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl crate::engine::Engine for Ramp {
+        fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+            Ramp::fill(g, from)
+        }
+        fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+            Ramp::fill(g, from)
+        }
+        fn info(&self) -> EngineInfo {
+            EngineInfo {
+                engine: "ramp",
+                threads: 1,
+                ..EngineInfo::default()
+            }
+        }
+    }
+
+    fn drive_store(store: &mut Store, to: usize) -> Stats {
+        let mut stats = store.checkpoint().stats.clone();
+        let mut detector = restore_detector(store);
+        store.set_target(to as u64);
+        let mut backing = OnStore {
+            store,
+            base_seconds: 0.0,
+            start: Instant::now(),
+            target: to as u64,
+            engine: "ramp",
+        };
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            checkpoint_every: Some(Duration::ZERO),
+            stop: None,
+            stop_at_proof: false,
+        };
+        let ending = drive(
+            &mut Ramp,
+            &mut backing,
+            &mut stats,
+            &mut detector,
+            to,
+            &mut ctl,
+        )
+        .unwrap();
+        assert_eq!(ending, Ending::Done);
+        stats
+    }
+
+    #[test]
+    fn a_store_widens_to_u32_and_resumes_identically() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ramp.octal");
+        let code: Code = "0.6".parse().unwrap();
+        let want: Vec<u32> = (0..9000).map(|n| 20 * n).collect();
+        {
+            let mut store = Store::create(&path, &code, 2000, 1000).unwrap();
+            // Stays u16 up to 2000, then widens on the way to 6000.
+            drive_store(&mut store, 2000);
+            assert_eq!(store.width(), 2);
+            drive_store(&mut store, 6000);
+            assert_eq!(store.width(), 4);
+        }
+        // Reopened after the rename: u32, checksums intact, and it goes on.
+        let mut store = Store::open(&path, true).unwrap();
+        assert_eq!((store.width(), store.good()), (4, 6000));
+        store.check_chunks().unwrap();
+        let stats = drive_store(&mut store, 9000);
+        assert_eq!(stats, Stats::of(&want));
+        assert_eq!(store.stats_of(9000), stats);
+        assert!(store.bad_chunks().is_empty());
+        assert!(matches!(store.view(0, 9000), SeqRef::U32(v) if v == &want[..]));
+        // The in-memory run widens the same way.
+        let mut seq = Seq::default();
+        let mut mem = Stats::default();
+        let mut ctl = Control {
+            progress: &mut |_| {},
+            checkpoint_every: None,
+            stop: None,
+            stop_at_proof: false,
+        };
+        let mut detector = Detector::new(&code);
+        drive(&mut Ramp, &mut seq, &mut mem, &mut detector, 9000, &mut ctl).unwrap();
+        assert_eq!((mem, seq), (stats, Seq::U32(want)));
+        // No temporary files are left next to the store.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn recompute_finds_a_wrong_value() {
+        let code: Code = ".77".parse().unwrap();
+        let mut g: Vec<u16> = crate::engine::compute(&mut Reference::new(&code), 300)
+            .into_iter()
+            .map(|v| v as u16)
+            .collect();
+        assert!(recompute(&code, SeqRef::U16(&g), 50, 7).is_empty());
+        g[299] ^= 1;
+        let bad = recompute(&code, SeqRef::U16(&g), 1, 7);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, 299);
+    }
+}
