@@ -43,6 +43,9 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Sparse-space mask: auto, none, hex (0x1ee) or hex+p (position parity).
+        #[arg(long, default_value = "auto")]
+        mask: String,
     },
     /// Print G(M) … G(N−1), one per line.
     Values {
@@ -55,6 +58,8 @@ enum Command {
         engine: EngineKind,
         #[arg(long)]
         threads: Option<usize>,
+        #[arg(long, default_value = "auto")]
+        mask: String,
     },
 }
 
@@ -166,12 +171,14 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
             threads: t,
+            mask,
         } => {
             let job = Job {
                 code: parse_code(&code)?,
                 to: parse_to("to", &to)?,
                 engine,
                 threads: threads(t)?,
+                mask: mask.parse().map_err(input)?,
             };
             let bar = progress_bar(job.to, quiet || json);
             let outcome = run::run(&job, &mut |p| update(&bar, p))?;
@@ -191,6 +198,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             from,
             engine,
             threads: t,
+            mask,
         } => {
             let code = parse_code(&code)?;
             let to = parse_to("to", &to)?;
@@ -203,6 +211,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 to,
                 engine,
                 threads: threads(t)?,
+                mask: mask.parse().map_err(input)?,
             };
             let outcome = run::run(&job, &mut |_| {})?;
             let stdout = std::io::stdout();

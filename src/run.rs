@@ -7,7 +7,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::code::Code;
-use crate::engine::{EngineInfo, EngineKind, Overflow};
+use crate::engine::{EngineInfo, EngineKind, MaskSpec, Overflow, SparseError};
 use crate::stats::Stats;
 
 /// A sequence held in memory at the narrowest width that fits its values.
@@ -77,6 +77,8 @@ pub enum JobError {
         need: String,
         have: String,
     },
+    #[error(transparent)]
+    Engine(#[from] SparseError),
 }
 
 /// Human-readable byte counts ("1.5 GiB").
@@ -176,6 +178,8 @@ pub struct Job {
     pub to: u64,
     pub engine: EngineKind,
     pub threads: usize,
+    /// `--mask`: the sparse-space mask (automatic by default).
+    pub mask: MaskSpec,
 }
 
 /// A finished run: the values and their summary.
@@ -189,7 +193,7 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, Jo
     check_in_memory(job.to)?;
     let to = job.to as usize;
     let start = Instant::now();
-    let mut engine = job.engine.build(&job.code, job.threads);
+    let mut engine = job.engine.build_with(&job.code, job.threads, job.mask)?;
     let mut seq = Seq::U16(Vec::with_capacity(to));
     let mut stats = Stats::default();
     let mut done = 0usize;

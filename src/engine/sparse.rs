@@ -1,0 +1,447 @@
+//! The fast engine: sparse space where it exists, a SIMD pair scan where it
+//! does not, and a second core for the rare-pair work.
+//!
+//! For a mask `m` (see [`super::mask`]) common × common splits of heap `n`
+//! only reach values of one parity class `Q(n)`. The other class is reached
+//! only by pairs with a rare heap and by the non-split options, so flagging
+//! those gives `mo`, the least unreachable value of the other class, and
+//! G(n) ≤ mo. Each value of class `Q(n)` below `mo` that is not flagged is
+//! then looked for among *all* split pairs (the witness search, which
+//! usually stops early); the first one with no witness is G(n), otherwise
+//! G(n) = mo. Without a useful mask, every heap takes the mex by witness
+//! search over all pairs. Either way no pair is ever skipped unproved.
+//!
+//! Heaps are processed in blocks `[n0, n0 + B)`: the pairs of a rare heap
+//! `r ≥ B` and a partner below `n0` depend only on known values, so they are
+//! flagged first, in parallel (cache-friendly: one contiguous run per rare
+//! heap and split distance). Then one thread finishes the block heap by heap.
+
+use octal_kernels::mex::first_unflagged;
+use octal_kernels::pairs::{find_xor, flag_xor};
+use octal_kernels::Value;
+use rayon::prelude::*;
+
+use super::mask::{Histogram, Mask, MaskSpec};
+use super::{fit, Engine, EngineInfo, Overflow};
+use crate::code::{Code, Rules};
+
+/// The mask is first chosen at this many values, then at each doubling.
+const FIRST_CHOICE: usize = 1024;
+/// Sparse space is used when at most this fraction (1/x) of positions is rare.
+const MAX_RARE_FRACTION: usize = 5;
+/// Bytes of flag rows per block (one byte per value per heap).
+const FLAG_BUDGET: usize = 1 << 20;
+/// Most heaps per block.
+const MAX_BLOCK: usize = 4096;
+/// Least heaps per worker in the parallel phase.
+const MIN_TASK: usize = 128;
+/// Pairs scattered up front (per split distance) before witness searches.
+const PREFIX_PAIRS: usize = 64;
+/// Pairs examined per split distance before moving to the next distance.
+const CHUNK: usize = 512;
+
+/// Why an engine cannot run a game or an option.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SparseError {
+    #[error(
+        "mask {mask}: position parity needs all split distances of {code} to have the same parity"
+    )]
+    PositionParity { mask: String, code: String },
+}
+
+/// The sparse-space engine (`--engine sparse`, the default).
+pub struct Sparse {
+    take_all: Vec<usize>,
+    take_leave_one: Vec<usize>,
+    splits: Vec<usize>,
+    /// A split distance (all share its parity when position parity is on).
+    i0: usize,
+    allow_pp: bool,
+    spec: MaskSpec,
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+    state: State,
+    flags: Vec<u8>,
+    /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
+    skip: [Vec<u8>; 2],
+    zeros: Vec<u8>,
+}
+
+/// Everything derived from `g[..built]`; rebuilt from any prefix.
+#[derive(Default)]
+struct State {
+    built: usize,
+    max: u32,
+    hist: Histogram,
+    mask: Option<Mask>,
+    rare: Vec<usize>,
+    next_choice: usize,
+}
+
+impl Sparse {
+    pub fn new(code: &Code, threads: usize, spec: MaskSpec) -> Result<Sparse, SparseError> {
+        // Exhaustive on purpose: a new kind of move must be taught to this
+        // engine before it compiles, never silently ignored.
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+        } = code.rules();
+        let i0 = take_split.first().copied().unwrap_or(0);
+        let allow_pp = take_split.iter().all(|&i| (i ^ i0) & 1 == 0);
+        if let MaskSpec::Fixed(m) = spec {
+            if m.pp && !allow_pp {
+                return Err(SparseError::PositionParity {
+                    mask: spec.to_string(),
+                    code: code.to_string(),
+                });
+            }
+        }
+        let threads = threads.max(1);
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Ok(Sparse {
+            take_all,
+            take_leave_one,
+            splits: take_split,
+            i0,
+            allow_pp,
+            spec,
+            threads: if pool.is_some() { threads } else { 1 },
+            pool,
+            state: State::default(),
+            flags: Vec::new(),
+            skip: [Vec::new(), Vec::new()],
+            zeros: Vec::new(),
+        })
+    }
+
+    /// Makes the state describe `g` (all known values).
+    fn rebuild<V: Value>(&mut self, g: &[V]) {
+        self.state = State::default();
+        for (n, v) in g.iter().enumerate() {
+            self.note(n, v.get());
+        }
+        self.state.built = g.len();
+        self.choose(g);
+    }
+
+    /// Records G(n) = v in the statistics (not the rare list).
+    #[inline]
+    fn note(&mut self, n: usize, v: u32) {
+        self.state.max = self.state.max.max(v);
+        if n >= 1 {
+            self.state.hist.push(n, v, self.i0);
+        }
+    }
+
+    /// Picks the mask for the values `g` and rebuilds the rare list.
+    fn choose<V: Value>(&mut self, g: &[V]) {
+        let n = g.len();
+        let st = &mut self.state;
+        st.next_choice = (n + 1).next_power_of_two().max(FIRST_CHOICE);
+        let mask = if self.splits.is_empty() {
+            None
+        } else {
+            match self.spec {
+                MaskSpec::Off => None,
+                MaskSpec::Fixed(m) => Some(m),
+                MaskSpec::Auto if n < FIRST_CHOICE => None,
+                MaskSpec::Auto => st
+                    .hist
+                    .best(self.allow_pp)
+                    .filter(|&(_, rare)| rare as usize * MAX_RARE_FRACTION <= n)
+                    .map(|(m, _)| m),
+            }
+        };
+        if mask != st.mask {
+            st.mask = mask;
+            st.rare.clear();
+            if let Some(m) = mask {
+                let i0 = self.i0;
+                st.rare
+                    .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
+            }
+        }
+    }
+
+    /// Stores G(n) = v, or reports that it does not fit `V`.
+    #[inline]
+    fn push<V: Value>(&mut self, g: &mut [V], n: usize, v: u32) -> Result<(), Overflow> {
+        g[n] = fit(v, n)?;
+        self.note(n, v);
+        if let Some(m) = self.state.mask {
+            if n >= 1 && m.is_rare(n, v, self.i0) {
+                self.state.rare.push(n);
+            }
+        }
+        self.state.built = n + 1;
+        Ok(())
+    }
+
+    fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        if from != self.state.built || from == 0 {
+            self.rebuild(&g[..from]);
+        }
+        let mut n = from;
+        while n < g.len() {
+            if n >= self.state.next_choice {
+                self.choose(&g[..n]);
+            }
+            let end = g.len().min(self.state.next_choice);
+            n = match self.state.mask {
+                Some(mask) => self.sparse_block(g, n, end, mask)?,
+                None => {
+                    for k in n..end {
+                        let v = self.full_value(&g[..k]);
+                        self.push(g, k, v)?;
+                    }
+                    end
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// Values below this bound cover every option so far (XORs included).
+    fn bound(&self) -> usize {
+        (self.state.max as usize + 1).next_power_of_two().max(64)
+    }
+
+    /// Options of heap `n` that are not splits, flagged in `row`.
+    #[inline]
+    fn flag_simple<V: Value>(&self, g: &[V], n: usize, row: &mut [u8]) {
+        for &i in &self.take_all {
+            if n == i {
+                row[0] = 1;
+            }
+        }
+        for &i in &self.take_leave_one {
+            if n > i {
+                row[g[n - i].get() as usize] = 1;
+            }
+        }
+    }
+
+    /// G(n) for `n = g.len()` by witness search over every pair.
+    fn full_value<V: Value>(&mut self, g: &[V]) -> u32 {
+        let n = g.len();
+        let bound = self.bound();
+        let mut row = std::mem::take(&mut self.flags);
+        row.clear();
+        row.resize(bound, 0);
+        if self.zeros.len() < bound {
+            self.zeros.resize(bound, 0);
+        }
+        self.flag_simple(g, n, &mut row);
+        for &i in &self.splits {
+            if n >= i + 2 {
+                let m = n - i;
+                for a in 1..=(m / 2).min(PREFIX_PAIRS) {
+                    row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
+                }
+            }
+        }
+        let v = loop {
+            let v = first_unflagged(&row, &self.zeros);
+            if v == bound || !witness(g, n, &self.splits, v as u32) {
+                break v as u32;
+            }
+            row[v] = 1;
+        };
+        self.flags = row;
+        v
+    }
+
+    /// Computes a block of heaps from `n0` (at most up to `end`) with the
+    /// sparse-space method; returns where it stopped.
+    fn sparse_block<V: Value>(
+        &mut self,
+        g: &mut [V],
+        n0: usize,
+        end: usize,
+        mask: Mask,
+    ) -> Result<usize, Overflow> {
+        let row = self.bound();
+        let b = (end - n0)
+            .min((n0 / 4).max(1))
+            .min((FLAG_BUDGET / row).max(1))
+            .min(MAX_BLOCK);
+        self.prepare_skip(row, mask);
+        let mut flags = std::mem::take(&mut self.flags);
+        flags.clear();
+        flags.resize(b * row, 0);
+        let far_start = self.state.rare.partition_point(|&r| r < b);
+        let new_start = self.state.rare.len();
+        {
+            let known: &[V] = &g[..n0];
+            let far = &self.state.rare[far_start..];
+            let splits = &self.splits[..];
+            let tasks = self.threads.min(b / MIN_TASK).max(1);
+            match &self.pool {
+                Some(pool) if tasks > 1 => {
+                    let per = b.div_ceil(tasks);
+                    pool.install(|| {
+                        flags
+                            .par_chunks_mut(per * row)
+                            .enumerate()
+                            .for_each(|(t, rows)| {
+                                let h0 = n0 + t * per;
+                                flag_far(known, far, splits, rows, row, h0, h0 + rows.len() / row)
+                            })
+                    });
+                }
+                _ => flag_far(known, far, splits, &mut flags, row, n0, n0 + b),
+            }
+        }
+        let mut n = n0;
+        let result = loop {
+            if n == n0 + b {
+                break Ok(n);
+            }
+            let k = n - n0;
+            let v = self.sparse_value(
+                &g[..n],
+                &mut flags[k * row..(k + 1) * row],
+                mask,
+                far_start,
+                new_start,
+            );
+            if let Err(e) = self.push(g, n, v) {
+                break Err(e);
+            }
+            n += 1;
+            if v as usize >= row {
+                // Later rows are too narrow for the new values.
+                break Ok(n);
+            }
+        };
+        self.flags = flags;
+        result
+    }
+
+    /// Fills `skip` for masks on values below `row`.
+    fn prepare_skip(&mut self, row: usize, mask: Mask) {
+        for q in 0..2 {
+            let s = &mut self.skip[q];
+            s.clear();
+            s.extend((0..row as u32).map(|v| (mask.parity(v) == q as u32) as u8));
+        }
+    }
+
+    /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
+    fn sparse_value<V: Value>(
+        &self,
+        g: &[V],
+        row: &mut [u8],
+        mask: Mask,
+        far_start: usize,
+        new_start: usize,
+    ) -> u32 {
+        let n = g.len();
+        self.flag_simple(g, n, row);
+        let rare = &self.state.rare;
+        for &r in rare[..far_start].iter().chain(&rare[new_start..]) {
+            let x = g[r].get();
+            for &i in &self.splits {
+                if n > i + r {
+                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                }
+            }
+        }
+        let q = mask.q(n, self.i0) as usize;
+        let mo = first_unflagged(row, &self.skip[q]);
+        // Values of class q below mo that no rare pair reached.
+        let other = &self.skip[q ^ 1];
+        let mut v = 0;
+        loop {
+            v += first_unflagged(&row[v..mo], &other[v..mo]);
+            if v >= mo {
+                return mo as u32;
+            }
+            if !witness(g, n, &self.splits, v as u32) {
+                return v as u32;
+            }
+            v += 1;
+        }
+    }
+}
+
+/// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of every
+/// rare heap `r` in `far` with a partner below `h0 − (h1 − h0)`… that is,
+/// with a known partner: the caller guarantees `r ≥ h1 − n0`.
+fn flag_far<V: Value>(
+    known: &[V],
+    far: &[usize],
+    splits: &[usize],
+    rows: &mut [u8],
+    row: usize,
+    h0: usize,
+    h1: usize,
+) {
+    for &r in far {
+        let x = known[r].get();
+        for &i in splits {
+            // Partner p = h − i − r must be ≥ 1.
+            let lo = h0.max(i + r + 1);
+            if lo >= h1 {
+                continue;
+            }
+            let run = &known[lo - i - r..h1 - i - r];
+            flag_xor(&mut rows[(lo - h0) * row..], row, x, run);
+        }
+    }
+}
+
+/// Is `v` the value of some split of heap `n`? Scans all pairs, split
+/// distances interleaved chunk by chunk, and stops at the first witness.
+fn witness<V: Value>(g: &[V], n: usize, splits: &[usize], v: u32) -> bool {
+    let mut a0 = 1;
+    loop {
+        let mut any = false;
+        for &i in splits {
+            if n < i + 2 {
+                continue;
+            }
+            let m = n - i;
+            let half = m / 2;
+            if a0 > half {
+                continue;
+            }
+            any = true;
+            let a1 = (a0 + CHUNK).min(half + 1);
+            if find_xor(&g[a0..a1], &g[m + 1 - a1..m + 1 - a0], v).is_some() {
+                return true;
+            }
+        }
+        if !any {
+            return false;
+        }
+        a0 += CHUNK;
+    }
+}
+
+impl Engine for Sparse {
+    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn info(&self) -> EngineInfo {
+        let st = &self.state;
+        EngineInfo {
+            engine: "sparse",
+            threads: self.threads,
+            rare_mask: st.mask.map(|m| m.bits),
+            rare_positions: st.mask.map(|_| st.rare.len() as u64),
+            last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
+        }
+    }
+}
