@@ -55,6 +55,64 @@ pub fn find_xor_scalar<V: Value>(lo: &[V], hi: &[V], target: u32) -> Option<usiz
         .position(|(a, b)| a.get() ^ b.get() == target)
 }
 
+/// Most targets [`find_xor_any`] takes at once.
+pub const MAX_TARGETS: usize = 8;
+
+/// The smallest `k` with `lo[k] ⊕ hi[hi.len() − 1 − k]` in `targets`, if
+/// any: one scan looks for several missing values at once. At most
+/// [`MAX_TARGETS`] targets; `lo` and `hi` have the same length.
+#[inline]
+pub fn find_xor_any<V: Value>(lo: &[V], hi: &[V], targets: &[u32]) -> Option<usize> {
+    assert_eq!(
+        lo.len(),
+        hi.len(),
+        "find_xor_any: runs of different lengths"
+    );
+    assert!(
+        targets.len() <= MAX_TARGETS,
+        "find_xor_any: too many targets"
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && TypeId::of::<V>() == TypeId::of::<u16>() {
+            let mut t = [u16::MAX; MAX_TARGETS];
+            let mut k = 0;
+            let mut wide = false;
+            for &x in targets {
+                if x <= u16::MAX as u32 {
+                    t[k] = x as u16;
+                    k += 1;
+                } else {
+                    wide = true;
+                }
+            }
+            if !wide || k > 0 {
+                // SAFETY: V is u16 (checked above); AVX2 is present.
+                return unsafe {
+                    let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u16, lo.len());
+                    let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u16, hi.len());
+                    avx2::find_xor_any_u16(lo, hi, &t[..k])
+                };
+            }
+            return None;
+        }
+    }
+    find_xor_any_scalar(lo, hi, targets)
+}
+
+/// Scalar twin of [`find_xor_any`].
+#[inline]
+pub fn find_xor_any_scalar<V: Value>(lo: &[V], hi: &[V], targets: &[u32]) -> Option<usize> {
+    assert_eq!(
+        lo.len(),
+        hi.len(),
+        "find_xor_any: runs of different lengths"
+    );
+    lo.iter()
+        .zip(hi.iter().rev())
+        .position(|(a, b)| targets.contains(&(a.get() ^ b.get())))
+}
+
 /// For every `k < run.len()`: `flags[k * row + (x ⊕ run[k])] = 1`.
 ///
 /// Each of the `run.len()` rows of `row` bytes records which option values
@@ -64,9 +122,19 @@ pub fn find_xor_scalar<V: Value>(lo: &[V], hi: &[V], target: u32) -> Option<usiz
 #[inline]
 pub fn flag_xor<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
     assert!(flags.len() >= run.len() * row, "flag_xor: flags too short");
-    // The work is one store per element; a scalar loop with the bounds
-    // checks hoisted is what the hardware can do, so this is both paths.
-    flag_xor_scalar(flags, row, x, run)
+    assert!(row.is_power_of_two(), "flag_xor: row not a power of two");
+    assert!((x as usize) < row, "flag_xor: x out of range");
+    // One store per element: the speed comes from no bounds checks and no
+    // read-modify-write. Values ≥ row would be a caller bug; masking keeps
+    // the store in bounds (and the tests pin the result to the scalar twin).
+    let mask = row - 1;
+    let base = flags.as_mut_ptr();
+    for (k, v) in run.iter().enumerate() {
+        let j = ((x ^ v.get()) as usize) & mask;
+        debug_assert_eq!(j, (x ^ v.get()) as usize);
+        // SAFETY: k < run.len() and j < row, so k * row + j < flags.len().
+        unsafe { *base.add(k * row + j) = 1 };
+    }
 }
 
 /// Scalar twin of [`flag_xor`] (the reference the tests compare against).
@@ -124,6 +192,35 @@ mod avx2 {
             k += 16;
         }
         (k..n).find(|&j| lo[j] ^ hi[n - 1 - j] == target)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn find_xor_any_u16(lo: &[u16], hi: &[u16], targets: &[u16]) -> Option<usize> {
+        let n = lo.len();
+        if targets.is_empty() {
+            return None;
+        }
+        let mut t = [_mm256_setzero_si256(); super::MAX_TARGETS];
+        for (v, &x) in t.iter_mut().zip(targets) {
+            *v = _mm256_set1_epi16(x as i16);
+        }
+        let t = &t[..targets.len()];
+        let mut k = 0;
+        while k + 16 <= n {
+            let a = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
+            let b = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
+            let x = _mm256_xor_si256(a, rev16(b));
+            let mut e = _mm256_cmpeq_epi16(x, t[0]);
+            for tj in &t[1..] {
+                e = _mm256_or_si256(e, _mm256_cmpeq_epi16(x, *tj));
+            }
+            let m = _mm256_movemask_epi8(e) as u32;
+            if m != 0 {
+                return Some(k + m.trailing_zeros() as usize / 2);
+            }
+            k += 16;
+        }
+        (k..n).find(|&j| targets.contains(&(lo[j] ^ hi[n - 1 - j])))
     }
 
     #[target_feature(enable = "avx2")]
@@ -189,6 +286,26 @@ mod tests {
             let lo32: Vec<u32> = lo.iter().map(|&x| x as u32 * 65537).collect();
             let hi32: Vec<u32> = hi.iter().map(|&x| x as u32 * 3).collect();
             check_find(&lo32, &hi32, t);
+        }
+
+        #[test]
+        fn find_xor_any_matches_scalar(
+            pairs in proptest::collection::vec((0u16..60, 0u16..60), 0..300),
+            targets in proptest::collection::vec(0u32..70, 0..=MAX_TARGETS),
+            big in any::<u32>(),
+        ) {
+            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
+            prop_assert_eq!(find_xor_any(&lo, &hi, &targets), find_xor_any_scalar(&lo, &hi, &targets));
+            let mut t2 = targets.clone();
+            t2.truncate(MAX_TARGETS - 1);
+            t2.push(big);
+            prop_assert_eq!(find_xor_any(&lo, &hi, &t2), find_xor_any_scalar(&lo, &hi, &t2));
+            let lo32: Vec<u32> = lo.iter().map(|&x| x as u32).collect();
+            let hi32: Vec<u32> = hi.iter().map(|&x| x as u32).collect();
+            prop_assert_eq!(find_xor_any(&lo32, &hi32, &t2), find_xor_any_scalar(&lo, &hi, &t2));
+            if let Some(k) = find_xor_any_scalar(&lo, &hi, &targets) {
+                prop_assert!(targets.contains(&(lo[k] as u32 ^ hi[hi.len() - 1 - k] as u32)));
+            }
         }
 
         #[test]

@@ -17,7 +17,7 @@
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
 use octal_kernels::mex::first_unflagged;
-use octal_kernels::pairs::{find_xor, flag_xor};
+use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
 
@@ -31,12 +31,16 @@ const FIRST_CHOICE: usize = 1024;
 const MAX_RARE_FRACTION: usize = 5;
 /// Bytes of flag rows per block (one byte per value per heap).
 const FLAG_BUDGET: usize = 1 << 20;
+/// Bytes of flag rows filled at a time (about the L1 data cache).
+const TILE_BYTES: usize = 32 << 10;
 /// Most heaps per block.
 const MAX_BLOCK: usize = 4096;
 /// Least heaps per worker in the parallel phase.
 const MIN_TASK: usize = 128;
 /// Pairs scattered up front (per split distance) before witness searches.
 const PREFIX_PAIRS: usize = 64;
+/// Heaps around the middle whose pairs are flagged with the rare ones.
+const WINDOW: usize = 1024;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 
@@ -250,7 +254,7 @@ impl Sparse {
         }
         let v = loop {
             let v = first_unflagged(&row, &self.zeros);
-            if v == bound || !witness(g, n, &self.splits, v as u32) {
+            if v == bound || least_unwitnessed(g, n, &self.splits, &[v as u32]).is_some() {
                 break v as u32;
             }
             row[v] = 1;
@@ -277,13 +281,27 @@ impl Sparse {
         let mut flags = std::mem::take(&mut self.flags);
         flags.clear();
         flags.resize(b * row, 0);
-        let far_start = self.state.rare.partition_point(|&r| r < b);
         let new_start = self.state.rare.len();
         {
             let known: &[V] = &g[..n0];
-            let far = &self.state.rare[far_start..];
+            let rare = &self.state.rare[..];
+            // A window of pairs around the middle: their values are what
+            // the witness searches would look for first.
+            let w0 = (n0 / 2).saturating_sub(WINDOW / 2).max(1);
+            let window = w0..(w0 + WINDOW).min(n0);
             let splits = &self.splits[..];
             let tasks = self.threads.min(b / MIN_TASK).max(1);
+            // Tiles of rows that stay in the L1 cache while every rare heap
+            // flags its run into them.
+            let tile = (TILE_BYTES / row).max(8) * row;
+            let task = |rows: &mut [u8], h0: usize| {
+                for (t, rows) in rows.chunks_mut(tile).enumerate() {
+                    let h0 = h0 + t * (tile / row);
+                    let h1 = h0 + rows.len() / row;
+                    flag_known(known, rare.iter().copied(), splits, rows, row, h0, h1);
+                    flag_known(known, window.clone(), splits, rows, row, h0, h1);
+                }
+            };
             match &self.pool {
                 Some(pool) if tasks > 1 => {
                     let per = b.div_ceil(tasks);
@@ -291,13 +309,10 @@ impl Sparse {
                         flags
                             .par_chunks_mut(per * row)
                             .enumerate()
-                            .for_each(|(t, rows)| {
-                                let h0 = n0 + t * per;
-                                flag_far(known, far, splits, rows, row, h0, h0 + rows.len() / row)
-                            })
+                            .for_each(|(t, rows)| task(rows, n0 + t * per))
                     });
                 }
-                _ => flag_far(known, far, splits, &mut flags, row, n0, n0 + b),
+                _ => task(&mut flags, n0),
             }
         }
         let mut n = n0;
@@ -310,7 +325,7 @@ impl Sparse {
                 &g[..n],
                 &mut flags[k * row..(k + 1) * row],
                 mask,
-                far_start,
+                n0,
                 new_start,
             );
             if let Err(e) = self.push(g, n, v) {
@@ -341,13 +356,23 @@ impl Sparse {
         g: &[V],
         row: &mut [u8],
         mask: Mask,
-        far_start: usize,
+        n0: usize,
         new_start: usize,
     ) -> u32 {
         let n = g.len();
         self.flag_simple(g, n, row);
         let rare = &self.state.rare;
-        for &r in rare[..far_start].iter().chain(&rare[new_start..]) {
+        // Rare heaps of earlier blocks whose partner is in this block.
+        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 < n) {
+            let x = g[r].get();
+            for &i in &self.splits {
+                if n >= n0 + i + r {
+                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                }
+            }
+        }
+        // Rare heaps of this block, with any partner.
+        for &r in &rare[new_start..] {
             let x = g[r].get();
             for &i in &self.splits {
                 if n > i + r {
@@ -357,74 +382,89 @@ impl Sparse {
         }
         let q = mask.q(n, self.i0) as usize;
         let mo = first_unflagged(row, &self.skip[q]);
-        // Values of class q below mo that no rare pair reached.
+        // Values of class q below mo that nothing flagged yet: the first
+        // of them without a witness is G(n), else G(n) = mo.
         let other = &self.skip[q ^ 1];
+        let mut cands = Vec::new();
         let mut v = 0;
         loop {
             v += first_unflagged(&row[v..mo], &other[v..mo]);
             if v >= mo {
-                return mo as u32;
+                break;
             }
-            if !witness(g, n, &self.splits, v as u32) {
-                return v as u32;
-            }
+            cands.push(v as u32);
             v += 1;
         }
+        least_unwitnessed(g, n, &self.splits, &cands).unwrap_or(mo as u32)
     }
 }
 
-/// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of every
-/// rare heap `r` in `far` with a partner below `h0 − (h1 − h0)`… that is,
-/// with a known partner: the caller guarantees `r ≥ h1 − n0`.
-fn flag_far<V: Value>(
+/// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of each
+/// heap `r` in `heaps` with a known partner `1 ≤ h − i − r < known.len()`.
+fn flag_known<V: Value>(
     known: &[V],
-    far: &[usize],
+    heaps: impl Iterator<Item = usize>,
     splits: &[usize],
     rows: &mut [u8],
     row: usize,
     h0: usize,
     h1: usize,
 ) {
-    for &r in far {
+    let n0 = known.len();
+    for r in heaps {
         let x = known[r].get();
         for &i in splits {
-            // Partner p = h − i − r must be ≥ 1.
             let lo = h0.max(i + r + 1);
-            if lo >= h1 {
+            let hi = h1.min(n0 + i + r);
+            if lo >= hi {
                 continue;
             }
-            let run = &known[lo - i - r..h1 - i - r];
+            let run = &known[lo - i - r..hi - i - r];
             flag_xor(&mut rows[(lo - h0) * row..], row, x, run);
         }
     }
 }
 
-/// Is `v` the value of some split of heap `n`? Scans all pairs, split
-/// distances interleaved chunk by chunk, and stops at the first witness.
-fn witness<V: Value>(g: &[V], n: usize, splits: &[usize], v: u32) -> bool {
-    let mut a0 = 1;
-    loop {
-        let mut any = false;
-        for &i in splits {
-            if n < i + 2 {
-                continue;
+/// The least of `cands` (ascending) that no split of heap `n` reaches, if
+/// any. Scans all pairs from the middle outwards, split distances
+/// interleaved chunk by chunk, several candidates at a time, and stops as
+/// soon as every candidate in the batch has a witness.
+fn least_unwitnessed<V: Value>(g: &[V], n: usize, splits: &[usize], cands: &[u32]) -> Option<u32> {
+    for batch in cands.chunks(MAX_TARGETS) {
+        let mut open = batch.to_vec();
+        let mut done = 0;
+        'scan: loop {
+            let mut any = false;
+            for &i in splits {
+                if n < i + 2 {
+                    continue;
+                }
+                let m = n - i;
+                let half = m / 2;
+                if done >= half {
+                    continue;
+                }
+                any = true;
+                let a1 = half + 1 - done;
+                let mut a0 = a1.saturating_sub(CHUNK).max(1);
+                while let Some(k) = find_xor_any(&g[a0..a1], &g[m + 1 - a1..m + 1 - a0], &open) {
+                    let a = a0 + k;
+                    let x = g[a].get() ^ g[m - a].get();
+                    open.retain(|&c| c != x);
+                    if open.is_empty() {
+                        break 'scan;
+                    }
+                    a0 = a + 1;
+                }
             }
-            let m = n - i;
-            let half = m / 2;
-            if a0 > half {
-                continue;
+            if !any {
+                // Every pair seen: the open candidates are unreachable.
+                return open.first().copied();
             }
-            any = true;
-            let a1 = (a0 + CHUNK).min(half + 1);
-            if find_xor(&g[a0..a1], &g[m + 1 - a1..m + 1 - a0], v).is_some() {
-                return true;
-            }
+            done += CHUNK;
         }
-        if !any {
-            return false;
-        }
-        a0 += CHUNK;
     }
+    None
 }
 
 impl Engine for Sparse {
