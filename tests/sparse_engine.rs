@@ -34,11 +34,21 @@ fn code_strategy() -> impl Strategy<Value = Code> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
-    fn random_codes_match_reference(code in code_strategy(), threads in 1usize..=2) {
+    fn random_codes_match_reference(
+        code in code_strategy(),
+        threads in 1usize..=2,
+        forced in proptest::option::of(1u32..64),
+    ) {
         let n = 5000;
         let want = reference(&code, n);
         let got = sparse(&code, n, threads, MaskSpec::Auto);
         prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+        // A forced (usually poor) mask sends every game down the sparse path.
+        if let Some(bits) = forced {
+            let mask = MaskSpec::Fixed(Mask { bits, pp: false });
+            let got = sparse(&code, 2000, threads, mask);
+            prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
+        }
     }
 }
 
@@ -107,6 +117,17 @@ fn forced_masks_are_exact_even_when_bad() {
             let got = sparse(&code, n, threads, mask);
             assert_eq!(first_difference(&want, &got), None, "mask {spec}");
         }
+    }
+    // A split without removal (4.) pairs heap n0 of a block with a rare
+    // heap of the block before: found by the random codes once.
+    let code: Code = "4.340444".parse().unwrap();
+    let want = reference(&code, 3000);
+    for spec in ["0xf7", "auto"] {
+        assert_eq!(
+            sparse(&code, 3000, 1, spec.parse().unwrap()),
+            want,
+            "{spec}"
+        );
     }
     // Position parity needs split distances of one parity: .77 splits at 1 and 2.
     let kayles: Code = ".77".parse().unwrap();

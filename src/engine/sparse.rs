@@ -20,6 +20,7 @@ use octal_kernels::mex::first_unflagged;
 use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
+use std::time::Instant;
 
 use super::mask::{Histogram, Mask, MaskSpec};
 use super::{fit, Engine, EngineInfo, Overflow};
@@ -37,10 +38,14 @@ const TILE_BYTES: usize = 32 << 10;
 const MAX_BLOCK: usize = 4096;
 /// Least heaps per worker in the parallel phase.
 const MIN_TASK: usize = 128;
-/// Pairs scattered up front (per split distance) before witness searches.
-const PREFIX_PAIRS: usize = 64;
-/// Heaps around the middle whose pairs are flagged with the rare ones.
-const WINDOW: usize = 1024;
+/// Without sparse space, pairs flagged up front (per split distance and per
+/// 64 possible values) before the witness searches.
+const PREFIX_PAIRS: usize = 256;
+/// Heaps around the middle whose pairs are flagged with the rare ones:
+/// adapted per block between these bounds so that the time spent on the
+/// flags (parallel) and on witness searches (sequential) stay alike.
+const MIN_WINDOW: usize = 16;
+const MAX_WINDOW: usize = 4096;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 
@@ -69,6 +74,10 @@ pub struct Sparse {
     /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
     skip: [Vec<u8>; 2],
     zeros: Vec<u8>,
+    cands: Vec<u32>,
+    /// Current window size, and time in witness searches this block.
+    window: usize,
+    searched: std::time::Duration,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -123,6 +132,9 @@ impl Sparse {
             flags: Vec::new(),
             skip: [Vec::new(), Vec::new()],
             zeros: Vec::new(),
+            cands: Vec::new(),
+            window: 256,
+            searched: std::time::Duration::ZERO,
         })
     }
 
@@ -247,17 +259,35 @@ impl Sparse {
         for &i in &self.splits {
             if n >= i + 2 {
                 let m = n - i;
-                for a in 1..=(m / 2).min(PREFIX_PAIRS) {
+                let half = m / 2;
+                // The pairs around the middle: enough of them to reach most
+                // values (a few per possible value), leaving witness
+                // searches for the few still missing.
+                let mid = half.saturating_sub(PREFIX_PAIRS * bound / 64);
+                for a in mid + 1..=half {
                     row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
                 }
             }
         }
+        // The unflagged values, smallest first, a batch at a time: the
+        // first without a witness is G(n).
+        let mut from = 0;
+        let mut batch = Vec::with_capacity(MAX_TARGETS);
         let v = loop {
-            let v = first_unflagged(&row, &self.zeros);
-            if v == bound || least_unwitnessed(g, n, &self.splits, &[v as u32]).is_some() {
-                break v as u32;
+            batch.clear();
+            while batch.len() < MAX_TARGETS && from < bound {
+                from += first_unflagged(&row[from..], &self.zeros[from..bound]);
+                if from < bound {
+                    batch.push(from as u32);
+                    from += 1;
+                }
             }
-            row[v] = 1;
+            if batch.is_empty() {
+                break bound as u32;
+            }
+            if let Some(v) = least_unwitnessed(g, n, &self.splits, &batch) {
+                break v;
+            }
         };
         self.flags = row;
         v
@@ -281,14 +311,16 @@ impl Sparse {
         let mut flags = std::mem::take(&mut self.flags);
         flags.clear();
         flags.resize(b * row, 0);
+        let started = Instant::now();
         let new_start = self.state.rare.len();
         {
             let known: &[V] = &g[..n0];
             let rare = &self.state.rare[..];
             // A window of pairs around the middle: their values are what
             // the witness searches would look for first.
-            let w0 = (n0 / 2).saturating_sub(WINDOW / 2).max(1);
-            let window = w0..(w0 + WINDOW).min(n0);
+            let w = self.window;
+            let w0 = (n0 / 2).saturating_sub(w / 2).max(1);
+            let window = w0..(w0 + w).min(n0);
             let splits = &self.splits[..];
             let tasks = self.threads.min(b / MIN_TASK).max(1);
             // Tiles of rows that stay in the L1 cache while every rare heap
@@ -315,6 +347,8 @@ impl Sparse {
                 _ => task(&mut flags, n0),
             }
         }
+        let flagged = started.elapsed();
+        self.searched = std::time::Duration::ZERO;
         let mut n = n0;
         let result = loop {
             if n == n0 + b {
@@ -338,6 +372,13 @@ impl Sparse {
             }
         };
         self.flags = flags;
+        // Witness searches dearer than the flags: widen the window; much
+        // cheaper: narrow it.
+        if self.searched > flagged {
+            self.window = (self.window * 2).min(MAX_WINDOW);
+        } else if self.searched * 4 < flagged {
+            self.window = (self.window / 2).max(MIN_WINDOW);
+        }
         result
     }
 
@@ -352,7 +393,7 @@ impl Sparse {
 
     /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
     fn sparse_value<V: Value>(
-        &self,
+        &mut self,
         g: &[V],
         row: &mut [u8],
         mask: Mask,
@@ -363,7 +404,7 @@ impl Sparse {
         self.flag_simple(g, n, row);
         let rare = &self.state.rare;
         // Rare heaps of earlier blocks whose partner is in this block.
-        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 < n) {
+        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 <= n) {
             let x = g[r].get();
             for &i in &self.splits {
                 if n >= n0 + i + r {
@@ -385,7 +426,8 @@ impl Sparse {
         // Values of class q below mo that nothing flagged yet: the first
         // of them without a witness is G(n), else G(n) = mo.
         let other = &self.skip[q ^ 1];
-        let mut cands = Vec::new();
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
         let mut v = 0;
         loop {
             v += first_unflagged(&row[v..mo], &other[v..mo]);
@@ -395,7 +437,16 @@ impl Sparse {
             cands.push(v as u32);
             v += 1;
         }
-        least_unwitnessed(g, n, &self.splits, &cands).unwrap_or(mo as u32)
+        let v = if cands.is_empty() {
+            mo as u32
+        } else {
+            let t = Instant::now();
+            let v = least_unwitnessed(g, n, &self.splits, &cands).unwrap_or(mo as u32);
+            self.searched += t.elapsed();
+            v
+        };
+        self.cands = cands;
+        v
     }
 }
 
