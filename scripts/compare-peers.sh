@@ -4,6 +4,7 @@
 #
 #   scripts/compare-peers.sh           # the sizes of the README's Speed table
 #   scripts/compare-peers.sh --quick   # 100x smaller, for a smoke test
+#   scripts/compare-peers.sh --scale K # sizes divided by K
 #
 # ogsolve is installed into a temporary directory (nothing is vendored);
 # OGSOLVE=/path/to/ogsolve reuses a binary installed that way before.
@@ -14,7 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scale=1
-if [[ "${1:-}" == "--quick" ]]; then scale=100; fi
+case "${1:-}" in
+--quick) scale=100 ;;
+--scale) scale=${2:?--scale needs a divisor} ;;
+"") ;;
+*) echo "usage: $0 [--quick | --scale K]" >&2; exit 2 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -69,7 +75,7 @@ fastest_method() { # game, last heap, candidate methods...
 games=(
     "0.6 10000000 rc rcs rc2 rc2s"
     "0.16 100000000 rc rcs rc2 rc2s"
-    "0.3333337 1000000 naive"
+    "0.333337 1000000 naive"
 )
 
 printf '%-10s %10s %-7s %10s %12s %12s %8s %s\n' game values method ogsolve_s octal_1t_s octal_2t_s ratio agree

@@ -38,9 +38,9 @@ const TILE_BYTES: usize = 32 << 10;
 const MAX_BLOCK: usize = 4096;
 /// Least heaps per worker in the parallel phase.
 const MIN_TASK: usize = 128;
-/// Without sparse space, pairs flagged up front (per split distance and per
-/// 64 possible values) before the witness searches.
-const PREFIX_PAIRS: usize = 256;
+/// Without sparse space, the least number of pairs flagged up front (per
+/// split distance) before the witness searches.
+const PREFIX_PAIRS: usize = 64;
 /// Heaps around the middle whose pairs are flagged with the rare ones:
 /// adapted per block between these bounds so that the time spent on the
 /// flags (parallel) and on witness searches (sequential) stay alike.
@@ -78,6 +78,11 @@ pub struct Sparse {
     /// Current window size, and time in witness searches this block.
     window: usize,
     searched: std::time::Duration,
+    /// The same trade without sparse space: pairs flagged per split
+    /// distance, and time spent flagging and searching lately.
+    full_window: usize,
+    full_flag: std::time::Duration,
+    full_search: std::time::Duration,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -135,6 +140,9 @@ impl Sparse {
             cands: Vec::new(),
             window: 256,
             searched: std::time::Duration::ZERO,
+            full_window: 4 * PREFIX_PAIRS,
+            full_flag: std::time::Duration::ZERO,
+            full_search: std::time::Duration::ZERO,
         })
     }
 
@@ -255,20 +263,22 @@ impl Sparse {
         if self.zeros.len() < bound {
             self.zeros.resize(bound, 0);
         }
+        let started = Instant::now();
         self.flag_simple(g, n, &mut row);
         for &i in &self.splits {
             if n >= i + 2 {
                 let m = n - i;
                 let half = m / 2;
                 // The pairs around the middle: enough of them to reach most
-                // values (a few per possible value), leaving witness
-                // searches for the few still missing.
-                let mid = half.saturating_sub(PREFIX_PAIRS * bound / 64);
+                // values, leaving witness searches for the few still
+                // missing (the count adapts, see below).
+                let mid = half.saturating_sub(self.full_window);
                 for a in mid + 1..=half {
                     row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
                 }
             }
         }
+        let flagged = started.elapsed();
         // The unflagged values, smallest first, a batch at a time: the
         // first without a witness is G(n).
         let mut from = 0;
@@ -289,6 +299,21 @@ impl Sparse {
                 break v;
             }
         };
+        // Every so often, trade flagged pairs against witness searches:
+        // flagging costs a store per pair, searching a long SIMD scan per
+        // batch of values still missing.
+        let total = started.elapsed();
+        self.full_flag += flagged;
+        self.full_search += total - flagged;
+        if n % 256 == 0 {
+            if self.full_search > self.full_flag {
+                self.full_window *= 2;
+            } else if self.full_search * 4 < self.full_flag {
+                self.full_window = (self.full_window / 2).max(PREFIX_PAIRS);
+            }
+            self.full_flag = std::time::Duration::ZERO;
+            self.full_search = std::time::Duration::ZERO;
+        }
         self.flags = row;
         v
     }
