@@ -305,7 +305,7 @@ impl Sparse {
         let total = started.elapsed();
         self.full_flag += flagged;
         self.full_search += total - flagged;
-        if n % 256 == 0 {
+        if n.is_multiple_of(256) {
             if self.full_search > self.full_flag {
                 self.full_window *= 2;
             } else if self.full_search * 4 < self.full_flag {
