@@ -41,6 +41,9 @@ const MIN_TASK: usize = 128;
 /// Without sparse space, the least number of pairs flagged up front (per
 /// split distance) before the witness searches.
 const PREFIX_PAIRS: usize = 64;
+/// More open values than this after the cheap flags: flag every pair
+/// instead of searching witnesses (a bound on the worst case).
+const MAX_CANDIDATES: usize = 256;
 /// Heaps around the middle whose pairs are flagged with the rare ones:
 /// adapted per block between these bounds so that the time spent on the
 /// flags (parallel) and on witness searches (sequential) stay alike.
@@ -279,6 +282,14 @@ impl Sparse {
             }
         }
         let flagged = started.elapsed();
+        let open = row.iter().filter(|&&f| f == 0).count();
+        if open > MAX_CANDIDATES {
+            // Too many open values for witness searches: every pair, once.
+            flag_all_pairs(g, n, &self.splits, &mut row);
+            let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
+            self.flags = row;
+            return v;
+        }
         // The unflagged values, smallest first, a batch at a time: the
         // first without a witness is G(n).
         let mut from = 0;
@@ -409,6 +420,9 @@ impl Sparse {
 
     /// Fills `skip` for masks on values below `row`.
     fn prepare_skip(&mut self, row: usize, mask: Mask) {
+        if self.zeros.len() < row {
+            self.zeros.resize(row, 0);
+        }
         for q in 0..2 {
             let s = &mut self.skip[q];
             s.clear();
@@ -464,6 +478,10 @@ impl Sparse {
         }
         let v = if cands.is_empty() {
             mo as u32
+        } else if cands.len() > MAX_CANDIDATES {
+            // Too many open values for witness searches: every pair, once.
+            flag_all_pairs(g, n, &self.splits, row);
+            first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
             let t = Instant::now();
             let v = least_unwitnessed(g, n, &self.splits, &cands).unwrap_or(mo as u32);
@@ -497,6 +515,18 @@ fn flag_known<V: Value>(
             }
             let run = &known[lo - i - r..hi - i - r];
             flag_xor(&mut rows[(lo - h0) * row..], row, x, run);
+        }
+    }
+}
+
+/// Flags the value of every split of heap `n` in `row`.
+fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8]) {
+    for &i in splits {
+        if n >= i + 2 {
+            let m = n - i;
+            for a in 1..=m / 2 {
+                row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
+            }
         }
     }
 }
