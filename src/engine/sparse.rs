@@ -20,6 +20,7 @@ use octal_kernels::mex::first_unflagged;
 use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::mask::{Histogram, Mask, MaskSpec};
@@ -290,26 +291,19 @@ impl Sparse {
             self.flags = row;
             return v;
         }
-        // The unflagged values, smallest first, a batch at a time: the
-        // first without a witness is G(n).
+        // The unflagged values, smallest first: the first without a
+        // witness is G(n).
+        let zeros = &self.zeros[..bound];
         let mut from = 0;
-        let mut batch = Vec::with_capacity(MAX_TARGETS);
-        let v = loop {
-            batch.clear();
-            while batch.len() < MAX_TARGETS && from < bound {
-                from += first_unflagged(&row[from..], &self.zeros[from..bound]);
-                if from < bound {
-                    batch.push(from as u32);
-                    from += 1;
-                }
+        let open = || {
+            if from >= bound {
+                return None;
             }
-            if batch.is_empty() {
-                break bound as u32;
-            }
-            if let Some(v) = least_unwitnessed(g, n, &self.splits, &batch) {
-                break v;
-            }
+            from += first_unflagged(&row[from..], &zeros[from..]);
+            from += 1;
+            (from <= bound).then_some(from as u32 - 1)
         };
+        let v = least_unwitnessed(g, n, &self.splits, open).unwrap_or(bound as u32);
         // Every so often, trade flagged pairs against witness searches:
         // flagging costs a store per pair, searching a long SIMD scan per
         // batch of values still missing.
@@ -484,7 +478,8 @@ impl Sparse {
             first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
             let t = Instant::now();
-            let v = least_unwitnessed(g, n, &self.splits, &cands).unwrap_or(mo as u32);
+            let mut open = cands.iter().copied();
+            let v = least_unwitnessed(g, n, &self.splits, || open.next()).unwrap_or(mo as u32);
             self.searched += t.elapsed();
             v
         };
@@ -531,15 +526,45 @@ fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8])
     }
 }
 
-/// The least of `cands` (ascending) that no split of heap `n` reaches, if
-/// any. Scans all pairs from the middle outwards, split distances
-/// interleaved chunk by chunk, several candidates at a time, and stops as
-/// soon as every candidate in the batch has a witness.
-fn least_unwitnessed<V: Value>(g: &[V], n: usize, splits: &[usize], cands: &[u32]) -> Option<u32> {
-    for batch in cands.chunks(MAX_TARGETS) {
-        let mut open = batch.to_vec();
-        let mut done = 0;
-        'scan: loop {
+/// The least of the candidates `next` yields (ascending) that no split of
+/// heap `n` reaches, if any.
+///
+/// Scans all pairs cyclically, from the middle outwards, split distances
+/// interleaved chunk by chunk, looking for up to [`MAX_TARGETS`] candidates
+/// at once. A candidate found is replaced by the next one at once; a
+/// candidate that has been looked for over one whole cycle of pairs without
+/// a hit is unreachable. Candidates join in ascending order, so the first
+/// to complete its cycle is the least unreachable one.
+fn least_unwitnessed<V: Value>(
+    g: &[V],
+    n: usize,
+    splits: &[usize],
+    mut next: impl FnMut() -> Option<u32>,
+) -> Option<u32> {
+    let total: usize = splits
+        .iter()
+        .filter(|&&i| n >= i + 2)
+        .map(|&i| (n - i) / 2)
+        .sum();
+    // (value, position at which it has been checked against every pair)
+    let mut active: VecDeque<(u32, usize)> = VecDeque::with_capacity(MAX_TARGETS);
+    let mut pos = 0usize;
+    let mut refill = |active: &mut VecDeque<(u32, usize)>, pos: usize| {
+        while active.len() < MAX_TARGETS {
+            match next() {
+                Some(v) => active.push_back((v, pos + total)),
+                None => break,
+            }
+        }
+    };
+    refill(&mut active, pos);
+    let mut targets: Vec<u32> = active.iter().map(|&(v, _)| v).collect();
+    if total == 0 || targets.is_empty() {
+        return targets.first().copied();
+    }
+    loop {
+        let mut c = 0;
+        loop {
             let mut any = false;
             for &i in splits {
                 if n < i + 2 {
@@ -547,30 +572,45 @@ fn least_unwitnessed<V: Value>(g: &[V], n: usize, splits: &[usize], cands: &[u32
                 }
                 let m = n - i;
                 let half = m / 2;
-                if done >= half {
+                if c * CHUNK >= half {
                     continue;
                 }
                 any = true;
-                let a1 = half + 1 - done;
+                let a1 = half + 1 - c * CHUNK;
                 let mut a0 = a1.saturating_sub(CHUNK).max(1);
-                while let Some(k) = find_xor_any(&g[a0..a1], &g[m + 1 - a1..m + 1 - a0], &open) {
-                    let a = a0 + k;
-                    let x = g[a].get() ^ g[m - a].get();
-                    open.retain(|&c| c != x);
-                    if open.is_empty() {
-                        break 'scan;
+                while a0 < a1 {
+                    let deadline = active.front().expect("an open candidate").1;
+                    let lim = a1.min(a0 + (deadline - pos));
+                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], &targets) {
+                        Some(k) => {
+                            let a = a0 + k;
+                            let x = g[a].get() ^ g[m - a].get();
+                            pos += k + 1;
+                            a0 = a + 1;
+                            active.retain(|&(v, _)| v != x);
+                            refill(&mut active, pos);
+                            if active.is_empty() {
+                                return None;
+                            }
+                            targets.clear();
+                            targets.extend(active.iter().map(|&(v, _)| v));
+                        }
+                        None => {
+                            pos += lim - a0;
+                            a0 = lim;
+                            if pos == deadline {
+                                return active.front().map(|&(v, _)| v);
+                            }
+                        }
                     }
-                    a0 = a + 1;
                 }
             }
             if !any {
-                // Every pair seen: the open candidates are unreachable.
-                return open.first().copied();
+                break;
             }
-            done += CHUNK;
+            c += 1;
         }
     }
-    None
 }
 
 impl Engine for Sparse {
