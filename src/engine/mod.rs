@@ -74,7 +74,12 @@ impl EngineKind {
         mask: MaskSpec,
     ) -> Result<Box<dyn Engine>, SparseError> {
         Ok(match self {
-            EngineKind::Sparse => Box::new(Sparse::new(code, threads, mask)?),
+            EngineKind::Sparse => match Sparse::new(code, threads, mask) {
+                Ok(e) => Box::new(e),
+                // The summary then names the reference engine.
+                Err(SparseError::Unsupported { .. }) => Box::new(Reference::new(code)),
+                Err(e) => return Err(e),
+            },
             EngineKind::Reference => Box::new(Reference::new(code)),
         })
     }
