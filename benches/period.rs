@@ -17,6 +17,7 @@ fn prove(code: &str, to: u64) {
         to,
         engine: EngineKind::default(),
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        mask: Default::default(),
     };
     let start = Instant::now();
     let out = run_until(&job, true, &mut |_| {}).expect("job runs");

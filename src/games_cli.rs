@@ -94,6 +94,7 @@ fn engine_values(
         to,
         engine,
         threads: threads(t)?,
+        mask: Default::default(),
     };
     let bar = progress_bar(job.to, quiet);
     let outcome = run::run(&job, &mut |p| update(&bar, p))?;

@@ -65,6 +65,9 @@ enum Command {
         no_store: bool,
         #[command(flatten)]
         store_opts: StoreOpts,
+        /// Sparse-space mask: auto, none, hex (0x1ee) or hex+p (position parity).
+        #[arg(long, default_value = "auto")]
+        mask: String,
     },
     /// Run a family of games as one batch and tabulate them.
     Family {
@@ -106,6 +109,8 @@ enum Command {
         engine: EngineKind,
         #[arg(long)]
         threads: Option<usize>,
+        #[arg(long, default_value = "auto")]
+        mask: String,
     },
     /// Check a store or exported file against its checksums (and K values
     /// against the reference engine).
@@ -424,6 +429,7 @@ fn run_member(
         to,
         engine: EngineKind::default(),
         threads: 1,
+        mask: Default::default(),
     };
     let result = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))
         .map(|o| o.summary)
@@ -484,6 +490,7 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
         to: manifest.to,
         engine: EngineKind::default(),
         threads: 1,
+        mask: Default::default(),
     };
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let (mut store, _) = Store::open_or_create(&path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
@@ -618,6 +625,7 @@ fn main() -> ExitCode {
                             | StoreError::Exists(_)
                             | StoreError::Version { .. }
                             | StoreError::TooBig { .. }
+                            | StoreError::Engine(_)
                     )
                 )
                 || e.downcast_ref::<CodeError>().is_some()
@@ -645,12 +653,14 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             store,
             no_store,
             store_opts,
+            mask,
         } => {
             let job = Job {
                 code: parse_code(&code)?,
                 to: parse_to("to", &to)?,
                 engine,
                 threads: threads(t)?,
+                mask: mask.parse().map_err(input)?,
             };
             if !no_store {
                 let path = store.unwrap_or_else(|| default_store(&job.code));
@@ -705,6 +715,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 to,
                 engine,
                 threads: threads(t)?,
+                mask: Default::default(),
             };
             stored_run(store, job, &store_opts, json, quiet, keep_going)
         }
@@ -714,6 +725,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             from,
             engine,
             threads: t,
+            mask: _,
         } if Path::new(&code).is_file() => {
             let path = Path::new(&code);
             let from = parse_to("from", &from)?;
@@ -866,6 +878,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             from,
             engine,
             threads: t,
+            mask,
         } => {
             let code = parse_code(&code)?;
             let Some(to) = to else {
@@ -884,6 +897,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 to,
                 engine,
                 threads: threads(t)?,
+                mask: mask.parse().map_err(input)?,
             };
             let outcome = run::run(&job, &mut |_| {})?;
             let stdout = std::io::stdout();
@@ -968,6 +982,7 @@ fn plot_source(
                 to: opts.to,
                 engine,
                 threads,
+                mask: Default::default(),
             };
             let bar = progress_bar(job.to, quiet);
             let outcome = run::run(&job, &mut |p| update(&bar, p))?;

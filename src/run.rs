@@ -9,7 +9,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::code::Code;
-use crate::engine::{Engine, EngineInfo, EngineKind, Overflow};
+use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, Overflow, SparseError};
 use crate::period::{self, Detector, Period};
 use crate::stats::Stats;
 
@@ -287,6 +287,8 @@ pub enum JobError {
         need: String,
         have: String,
     },
+    #[error(transparent)]
+    Engine(#[from] SparseError),
 }
 
 /// Human-readable byte counts ("1.5 GiB").
@@ -429,6 +431,8 @@ pub struct Job {
     pub to: u64,
     pub engine: EngineKind,
     pub threads: usize,
+    /// `--mask`: the sparse-space mask (automatic by default).
+    pub mask: MaskSpec,
 }
 
 /// A finished run: the values and their summary.
@@ -461,7 +465,7 @@ pub fn run_until(
 ) -> Result<Outcome, JobError> {
     check_in_memory(job.to)?;
     let start = Instant::now();
-    let mut engine = job.engine.build(&job.code, job.threads);
+    let mut engine = job.engine.build_with(&job.code, job.threads, job.mask)?;
     let mut detector = Detector::new(&job.code);
     let mut seq = Seq::U16(Vec::new());
     let mut stats = Stats::default();

@@ -89,6 +89,8 @@ pub enum StoreError {
         need: usize,
         have: u64,
     },
+    #[error(transparent)]
+    Engine(#[from] crate::engine::SparseError),
 }
 
 impl StoreError {

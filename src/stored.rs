@@ -126,7 +126,7 @@ pub fn run_stored(
     // Build only on values that still match their checksums.
     store.check_chunks()?;
     let cp = store.checkpoint().clone();
-    let mut engine = job.engine.build(&job.code, job.threads);
+    let mut engine = job.engine.build_with(&job.code, job.threads, job.mask)?;
     let resumed_from = (cp.good > 0).then_some(cp.good);
     let (stats, seconds, ending, detector) = if job.to <= cp.good {
         // Nothing to compute: summarise the prefix asked for (with the

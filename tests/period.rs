@@ -31,6 +31,7 @@ fn run_code(code: &str, to: u64) -> octal::run::Summary {
         to,
         engine: EngineKind::default(),
         threads: 1,
+        mask: Default::default(),
     };
     run_until(&job, true, &mut |_| {}).unwrap().summary
 }

@@ -5,6 +5,7 @@
 //! the tests pin the two equal on random inputs.
 
 pub mod mex;
+pub mod pairs;
 pub mod value;
 pub mod xor_translate;
 

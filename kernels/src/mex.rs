@@ -96,6 +96,74 @@ pub fn mex_words(words: &[u64]) -> u32 {
     words.len() as u32 * 64
 }
 
+/// The first index `j` with `flags[j] == 0 && skip[j] == 0`, or
+/// `flags.len()` when there is none: the mex of a flag row restricted to
+/// the values `skip` leaves in. `skip` must be at least as long as `flags`.
+#[inline]
+pub fn first_unflagged(flags: &[u8], skip: &[u8]) -> usize {
+    assert!(skip.len() >= flags.len(), "first_unflagged: skip too short");
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is present; lengths checked above.
+            return unsafe { first_unflagged_avx2(flags, skip) };
+        }
+    }
+    first_unflagged_scalar(flags, skip)
+}
+
+/// Scalar twin of [`first_unflagged`].
+#[inline]
+pub fn first_unflagged_scalar(flags: &[u8], skip: &[u8]) -> usize {
+    flags
+        .iter()
+        .zip(skip)
+        .position(|(&f, &s)| f == 0 && s == 0)
+        .unwrap_or(flags.len())
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn first_unflagged_avx2(flags: &[u8], skip: &[u8]) -> usize {
+    use std::arch::x86_64::*;
+    let n = flags.len();
+    let zero = _mm256_setzero_si256();
+    let mut j = 0;
+    while j + 32 <= n {
+        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
+        let s = _mm256_loadu_si256(skip.as_ptr().add(j) as *const __m256i);
+        let z = _mm256_cmpeq_epi8(_mm256_or_si256(f, s), zero);
+        let m = _mm256_movemask_epi8(z) as u32;
+        if m != 0 {
+            return j + m.trailing_zeros() as usize;
+        }
+        j += 32;
+    }
+    j + first_unflagged_scalar(&flags[j..], &skip[j..])
+}
+
+/// In-place Walsh–Hadamard transform: afterwards `h[m]` is
+/// `Σ_v h[v]·(−1)^popcount(v & m)`. `h.len()` must be a power of two.
+/// Not a hot loop (it runs at doubling points), so it has no SIMD twin.
+pub fn walsh_hadamard(h: &mut [i64]) {
+    assert!(
+        h.len().is_power_of_two(),
+        "walsh_hadamard: length not a power of two"
+    );
+    let mut len = 1;
+    while len < h.len() {
+        for block in h.chunks_mut(2 * len) {
+            let (a, b) = block.split_at_mut(len);
+            for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+                let (u, v) = (*x, *y);
+                *x = u + v;
+                *y = u - v;
+            }
+        }
+        len *= 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +222,36 @@ mod tests {
             }
             let naive = present.iter().position(|&p| !p).unwrap() as u32;
             assert_eq!(s.mex(), naive);
+        }
+    }
+    #[test]
+    fn walsh_hadamard_by_definition() {
+        let h0: Vec<i64> = (0..16).map(|v| (v * 7 % 5) as i64).collect();
+        let mut h = h0.clone();
+        walsh_hadamard(&mut h);
+        for m in 0..16u32 {
+            let want: i64 = (0..16u32)
+                .map(|v| {
+                    if (v & m).count_ones() % 2 == 0 {
+                        h0[v as usize]
+                    } else {
+                        -h0[v as usize]
+                    }
+                })
+                .sum();
+            assert_eq!(h[m as usize], want, "mask {m}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_unflagged_matches_scalar(
+            pairs in proptest::collection::vec((0u8..2, 0u8..2), 0..200),
+        ) {
+            let (f, s): (Vec<u8>, Vec<u8>) = pairs.into_iter().unzip();
+            let want = (0..f.len()).find(|&j| f[j] == 0 && s[j] == 0).unwrap_or(f.len());
+            proptest::prop_assert_eq!(first_unflagged(&f, &s), want);
+            proptest::prop_assert_eq!(first_unflagged_scalar(&f, &s), want);
         }
     }
 }

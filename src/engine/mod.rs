@@ -5,7 +5,9 @@
 //! able to start from any prefix (a resumed store hands it one), so the
 //! values themselves are the only state that has to survive a restart.
 
+pub mod mask;
 pub mod reference;
+pub mod sparse;
 pub mod split3;
 
 use octal_kernels::Value;
@@ -13,7 +15,9 @@ use thiserror::Error;
 
 use crate::code::Code;
 
+pub use mask::{Mask, MaskSpec};
 pub use reference::Reference;
+pub use sparse::{Sparse, SparseError};
 
 /// A value did not fit the width of the slice; `g[..at]` are good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
@@ -49,16 +53,36 @@ pub trait Engine: Send {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
-    /// Plain bitset mex over every option: the oracle.
+    /// Sparse space with SIMD pair scans and threads: the fast engine.
     #[default]
+    Sparse,
+    /// Plain bitset mex over every option: the oracle.
     Reference,
 }
 
 impl EngineKind {
-    pub fn build(self, code: &Code, _threads: usize) -> Box<dyn Engine> {
-        match self {
+    pub fn build(self, code: &Code, threads: usize) -> Box<dyn Engine> {
+        self.build_with(code, threads, MaskSpec::Auto)
+            .expect("the automatic mask suits every game")
+    }
+
+    /// As [`build`](Self::build), with a `--mask` choice (ignored by engines
+    /// without sparse space). Fails when the mask does not suit the game.
+    pub fn build_with(
+        self,
+        code: &Code,
+        threads: usize,
+        mask: MaskSpec,
+    ) -> Result<Box<dyn Engine>, SparseError> {
+        Ok(match self {
+            EngineKind::Sparse => match Sparse::new(code, threads, mask) {
+                Ok(e) => Box::new(e),
+                // The summary then names the reference engine.
+                Err(SparseError::Unsupported { .. }) => Box::new(Reference::new(code)),
+                Err(e) => return Err(e),
+            },
             EngineKind::Reference => Box::new(Reference::new(code)),
-        }
+        })
     }
 }
 

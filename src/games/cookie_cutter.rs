@@ -169,6 +169,7 @@ pub fn strip_values(
         to: n + 1,
         engine,
         threads,
+        mask: Default::default(),
     };
     Ok(run::run(&job, &mut |_| {})?.seq.to_u32())
 }

@@ -1,0 +1,221 @@
+//! Sparse-space masks: which positions are "rare", and how to pick the mask.
+//!
+//! With a bit mask `m` and `parity(v) = popcount(v & m) mod 2`, a split of
+//! a heap into two *common* heaps always has the same value parity, so the
+//! values of the other parity can only come from pairs with a rare heap.
+//! The mask that makes the fewest positions rare is found for all masks at
+//! once with a Walsh–Hadamard transform of the value histogram.
+
+use std::fmt;
+use std::str::FromStr;
+
+use octal_kernels::mex::walsh_hadamard;
+use thiserror::Error;
+
+/// A sparse-space classifier: the value mask and whether the heap's own
+/// parity is folded in ("position parity").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mask {
+    pub bits: u32,
+    /// Position parity: only valid when all split distances have the same
+    /// parity (the engine checks).
+    pub pp: bool,
+}
+
+impl Mask {
+    /// The value parity `Q(n)` that every common × common split of heap `n`
+    /// has. `i0` is any split distance (they all share a parity when `pp`).
+    #[inline(always)]
+    pub fn q(self, n: usize, i0: usize) -> u32 {
+        (self.pp as u32) & ((n ^ i0) as u32 & 1)
+    }
+
+    /// `popcount(v & bits) mod 2`.
+    #[inline(always)]
+    pub fn parity(self, v: u32) -> u32 {
+        (v & self.bits).count_ones() & 1
+    }
+
+    /// A position is rare when its value has the parity that common ×
+    /// common splits produce: then it can only be proved by a witness-free
+    /// scan, while common positions take the mex of the other parity.
+    #[inline(always)]
+    pub fn is_rare(self, n: usize, v: u32, i0: usize) -> bool {
+        self.parity(v) == self.q(n, i0)
+    }
+}
+
+/// What `--mask` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MaskSpec {
+    /// Chosen from the values so far, re-chosen at doubling points.
+    #[default]
+    Auto,
+    /// No sparse space: every split pair is scanned.
+    Off,
+    /// This mask, always.
+    Fixed(Mask),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("bad mask {0:?}: expected auto, none, a hex mask like 1ee or 0x1ee, or a mask with position parity like 0x1ee+p")]
+pub struct MaskError(String);
+
+impl FromStr for MaskSpec {
+    type Err = MaskError;
+    fn from_str(s: &str) -> Result<Self, MaskError> {
+        let t = s.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "auto" => return Ok(MaskSpec::Auto),
+            "none" | "off" => return Ok(MaskSpec::Off),
+            _ => {}
+        }
+        let (hex, pp) = match t.strip_suffix("+p") {
+            Some(h) => (h, true),
+            None => (t.as_str(), false),
+        };
+        let hex = hex.strip_prefix("0x").unwrap_or(hex);
+        let bits = u32::from_str_radix(hex, 16).map_err(|_| MaskError(s.to_string()))?;
+        if bits == 0 && !pp {
+            return Err(MaskError(s.to_string()));
+        }
+        Ok(MaskSpec::Fixed(Mask { bits, pp }))
+    }
+}
+
+impl fmt::Display for MaskSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaskSpec::Auto => f.write_str("auto"),
+            MaskSpec::Off => f.write_str("none"),
+            MaskSpec::Fixed(m) => write!(f, "0x{:x}{}", m.bits, if m.pp { "+p" } else { "" }),
+        }
+    }
+}
+
+/// Counts of positions by value and by heap parity relative to a split
+/// distance: `by_parity[p][v]` heaps `n ≥ 1` with `(n ⊕ i0) & 1 == p` and
+/// `G(n) == v`.
+#[derive(Debug, Clone, Default)]
+pub struct Histogram {
+    by_parity: [Vec<u64>; 2],
+}
+
+impl Histogram {
+    #[inline]
+    pub fn push(&mut self, n: usize, v: u32, i0: usize) {
+        let h = &mut self.by_parity[(n ^ i0) & 1];
+        let v = v as usize;
+        if h.len() <= v {
+            h.resize((v + 1).next_power_of_two(), 0);
+        }
+        h[v] += 1;
+    }
+
+    /// The mask with the fewest rare positions and that count, over all
+    /// masks below the next power of two above the largest value (with
+    /// position parity only when `allow_pp`). None when the values are too
+    /// large for the transform to be cheap.
+    pub fn best(&self, allow_pp: bool) -> Option<(Mask, u64)> {
+        const MAX_BITS: usize = 20;
+        let size = self.by_parity[0].len().max(self.by_parity[1].len()).max(2);
+        if size > 1 << MAX_BITS {
+            return None;
+        }
+        let mut w = [vec![0i64; size], vec![0i64; size]];
+        let mut total = [0i64; 2];
+        for p in 0..2 {
+            for (v, &c) in self.by_parity[p].iter().enumerate() {
+                w[p][v] = c as i64;
+                total[p] += c as i64;
+            }
+            walsh_hadamard(&mut w[p]);
+        }
+        let mut best: Option<(Mask, u64)> = None;
+        for pp in [false, true] {
+            if pp && !allow_pp {
+                continue;
+            }
+            for (m, (w0, w1)) in w[0].iter().zip(&w[1]).enumerate().skip(1) {
+                // #{parity(v & m) = 0} = (N + W(m)) / 2 and #{= 1} = (N − W(m)) / 2.
+                let rare = if pp {
+                    (total[0] + w0) / 2 + (total[1] - w1) / 2
+                } else {
+                    (total[0] + w0) / 2 + (total[1] + w1) / 2
+                } as u64;
+                if best.is_none_or(|(_, b)| rare < b) {
+                    best = Some((Mask { bits: m as u32, pp }, rare));
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_parses() {
+        assert_eq!("auto".parse(), Ok(MaskSpec::Auto));
+        assert_eq!("none".parse(), Ok(MaskSpec::Off));
+        assert_eq!(
+            "0x1EE".parse(),
+            Ok(MaskSpec::Fixed(Mask {
+                bits: 0x1ee,
+                pp: false
+            }))
+        );
+        assert_eq!(
+            "1ee+p".parse(),
+            Ok(MaskSpec::Fixed(Mask {
+                bits: 0x1ee,
+                pp: true
+            }))
+        );
+        assert_eq!(
+            "0+p".parse(),
+            Ok(MaskSpec::Fixed(Mask { bits: 0, pp: true }))
+        );
+        for bad in ["", "0", "xyz", "0x", "1ee+q", "123456789"] {
+            assert!(bad.parse::<MaskSpec>().is_err(), "{bad}");
+        }
+        for s in ["auto", "none", "0x1ee", "0x3+p"] {
+            assert_eq!(s.parse::<MaskSpec>().unwrap().to_string(), s);
+        }
+    }
+
+    #[test]
+    fn best_mask_counts_like_brute_force() {
+        // Pseudo-random values and positions; compare every mask's count.
+        let mut x = 12345u64;
+        let mut h = Histogram::default();
+        let mut pts = Vec::new();
+        for n in 1..2000usize {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = if x.is_multiple_of(10) {
+                (x >> 20) as u32 % 64
+            } else {
+                33 + (n as u32 & 1) * 2
+            };
+            h.push(n, v, 1);
+            pts.push((n, v));
+        }
+        for allow in [false, true] {
+            let (m, c) = h.best(allow).unwrap();
+            let count = |m: Mask| pts.iter().filter(|&&(n, v)| m.is_rare(n, v, 1)).count() as u64;
+            assert_eq!(count(m), c);
+            for bits in 1..64 {
+                for pp in [false, true] {
+                    if pp && !allow {
+                        continue;
+                    }
+                    assert!(count(Mask { bits, pp }) >= c);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,644 @@
+//! The fast engine: sparse space where it exists, a SIMD pair scan where it
+//! does not, and a second core for the rare-pair work.
+//!
+//! For a mask `m` (see [`super::mask`]) common × common splits of heap `n`
+//! only reach values of one parity class `Q(n)`. The other class is reached
+//! only by pairs with a rare heap and by the non-split options, so flagging
+//! those gives `mo`, the least unreachable value of the other class, and
+//! G(n) ≤ mo. Each value of class `Q(n)` below `mo` that is not flagged is
+//! then looked for among *all* split pairs (the witness search, which
+//! usually stops early); the first one with no witness is G(n), otherwise
+//! G(n) = mo. Without a useful mask, every heap takes the mex by witness
+//! search over all pairs. Either way no pair is ever skipped unproved.
+//!
+//! Heaps are processed in blocks `[n0, n0 + B)`: the pairs of a rare heap
+//! `r ≥ B` and a partner below `n0` depend only on known values, so they are
+//! flagged first, in parallel (cache-friendly: one contiguous run per rare
+//! heap and split distance). Then one thread finishes the block heap by heap.
+
+use octal_kernels::mex::first_unflagged;
+use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
+use octal_kernels::Value;
+use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use super::mask::{Histogram, Mask, MaskSpec};
+use super::{fit, Engine, EngineInfo, Overflow};
+use crate::code::{Code, Rules};
+
+/// The mask is first chosen at this many values, then at each doubling.
+const FIRST_CHOICE: usize = 1024;
+/// Sparse space is used when at most this fraction (1/x) of positions is rare.
+const MAX_RARE_FRACTION: usize = 5;
+/// Bytes of flag rows per block (one byte per value per heap).
+const FLAG_BUDGET: usize = 1 << 20;
+/// Bytes of flag rows filled at a time (about the L1 data cache).
+const TILE_BYTES: usize = 32 << 10;
+/// Most heaps per block.
+const MAX_BLOCK: usize = 4096;
+/// Least heaps per worker in the parallel phase.
+const MIN_TASK: usize = 128;
+/// Without sparse space, the least number of pairs flagged up front (per
+/// split distance) before the witness searches.
+const PREFIX_PAIRS: usize = 64;
+/// More open values than this after the cheap flags: flag every pair
+/// instead of searching witnesses (a bound on the worst case).
+const MAX_CANDIDATES: usize = 256;
+/// Heaps around the middle whose pairs are flagged with the rare ones:
+/// adapted per block between these bounds so that the time spent on the
+/// flags (parallel) and on witness searches (sequential) stay alike.
+const MIN_WINDOW: usize = 16;
+const MAX_WINDOW: usize = 4096;
+/// Pairs examined per split distance before moving to the next distance.
+const CHUNK: usize = 512;
+
+/// Why an engine cannot run a game or an option.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SparseError {
+    /// Moves this engine does not know (e.g. three-heap splits): callers
+    /// fall back to the reference engine rather than compute wrong values.
+    #[error("the sparse engine does not support the moves of {code}")]
+    Unsupported { code: String },
+    #[error(
+        "mask {mask}: position parity needs all split distances of {code} to have the same parity"
+    )]
+    PositionParity { mask: String, code: String },
+}
+
+/// The sparse-space engine (`--engine sparse`, the default).
+pub struct Sparse {
+    take_all: Vec<usize>,
+    take_leave_one: Vec<usize>,
+    splits: Vec<usize>,
+    /// A split distance (all share its parity when position parity is on).
+    i0: usize,
+    allow_pp: bool,
+    spec: MaskSpec,
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+    state: State,
+    flags: Vec<u8>,
+    /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
+    skip: [Vec<u8>; 2],
+    zeros: Vec<u8>,
+    cands: Vec<u32>,
+    /// Current window size, and time in witness searches this block.
+    window: usize,
+    searched: std::time::Duration,
+    /// The same trade without sparse space: pairs flagged per split
+    /// distance, and time spent flagging and searching lately.
+    full_window: usize,
+    full_flag: std::time::Duration,
+    full_search: std::time::Duration,
+}
+
+/// Everything derived from `g[..built]`; rebuilt from any prefix.
+#[derive(Default)]
+struct State {
+    built: usize,
+    max: u32,
+    hist: Histogram,
+    mask: Option<Mask>,
+    rare: Vec<usize>,
+    next_choice: usize,
+}
+
+impl Sparse {
+    pub fn new(code: &Code, threads: usize, spec: MaskSpec) -> Result<Sparse, SparseError> {
+        // Exhaustive on purpose: a new kind of move must be taught to this
+        // engine before it compiles, never silently ignored.
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+            take_split3,
+            unequal_splits,
+        } = code.rules();
+        if unequal_splits || !take_split3.is_empty() {
+            return Err(SparseError::Unsupported {
+                code: code.to_string(),
+            });
+        }
+        let i0 = take_split.first().copied().unwrap_or(0);
+        let allow_pp = take_split.iter().all(|&i| (i ^ i0) & 1 == 0);
+        if let MaskSpec::Fixed(m) = spec {
+            if m.pp && !allow_pp {
+                return Err(SparseError::PositionParity {
+                    mask: spec.to_string(),
+                    code: code.to_string(),
+                });
+            }
+        }
+        let threads = threads.max(1);
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Ok(Sparse {
+            take_all,
+            take_leave_one,
+            splits: take_split,
+            i0,
+            allow_pp,
+            spec,
+            threads: if pool.is_some() { threads } else { 1 },
+            pool,
+            state: State::default(),
+            flags: Vec::new(),
+            skip: [Vec::new(), Vec::new()],
+            zeros: Vec::new(),
+            cands: Vec::new(),
+            window: 256,
+            searched: std::time::Duration::ZERO,
+            full_window: 4 * PREFIX_PAIRS,
+            full_flag: std::time::Duration::ZERO,
+            full_search: std::time::Duration::ZERO,
+        })
+    }
+
+    /// Makes the state describe `g` (all known values).
+    fn rebuild<V: Value>(&mut self, g: &[V]) {
+        self.state = State::default();
+        for (n, v) in g.iter().enumerate() {
+            self.note(n, v.get());
+        }
+        self.state.built = g.len();
+        self.choose(g);
+    }
+
+    /// Records G(n) = v in the statistics (not the rare list).
+    #[inline]
+    fn note(&mut self, n: usize, v: u32) {
+        self.state.max = self.state.max.max(v);
+        if n >= 1 {
+            self.state.hist.push(n, v, self.i0);
+        }
+    }
+
+    /// Picks the mask for the values `g` and rebuilds the rare list.
+    fn choose<V: Value>(&mut self, g: &[V]) {
+        let n = g.len();
+        let st = &mut self.state;
+        st.next_choice = (n + 1).next_power_of_two().max(FIRST_CHOICE);
+        let mask = if self.splits.is_empty() {
+            None
+        } else {
+            match self.spec {
+                MaskSpec::Off => None,
+                MaskSpec::Fixed(m) => Some(m),
+                MaskSpec::Auto if n < FIRST_CHOICE => None,
+                MaskSpec::Auto => st
+                    .hist
+                    .best(self.allow_pp)
+                    .filter(|&(_, rare)| rare as usize * MAX_RARE_FRACTION <= n)
+                    .map(|(m, _)| m),
+            }
+        };
+        if mask != st.mask {
+            st.mask = mask;
+            st.rare.clear();
+            if let Some(m) = mask {
+                let i0 = self.i0;
+                st.rare
+                    .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
+            }
+        }
+    }
+
+    /// Stores G(n) = v, or reports that it does not fit `V`.
+    #[inline]
+    fn push<V: Value>(&mut self, g: &mut [V], n: usize, v: u32) -> Result<(), Overflow> {
+        g[n] = fit(v, n)?;
+        self.note(n, v);
+        if let Some(m) = self.state.mask {
+            if n >= 1 && m.is_rare(n, v, self.i0) {
+                self.state.rare.push(n);
+            }
+        }
+        self.state.built = n + 1;
+        Ok(())
+    }
+
+    fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        if from != self.state.built || from == 0 {
+            self.rebuild(&g[..from]);
+        }
+        let mut n = from;
+        while n < g.len() {
+            if n >= self.state.next_choice {
+                self.choose(&g[..n]);
+            }
+            let end = g.len().min(self.state.next_choice);
+            n = match self.state.mask {
+                Some(mask) => self.sparse_block(g, n, end, mask)?,
+                None => {
+                    for k in n..end {
+                        let v = self.full_value(&g[..k]);
+                        self.push(g, k, v)?;
+                    }
+                    end
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// Values below this bound cover every option so far (XORs included).
+    fn bound(&self) -> usize {
+        (self.state.max as usize + 1).next_power_of_two().max(64)
+    }
+
+    /// Options of heap `n` that are not splits, flagged in `row`.
+    #[inline]
+    fn flag_simple<V: Value>(&self, g: &[V], n: usize, row: &mut [u8]) {
+        for &i in &self.take_all {
+            if n == i {
+                row[0] = 1;
+            }
+        }
+        for &i in &self.take_leave_one {
+            if n > i {
+                row[g[n - i].get() as usize] = 1;
+            }
+        }
+    }
+
+    /// G(n) for `n = g.len()` by witness search over every pair.
+    fn full_value<V: Value>(&mut self, g: &[V]) -> u32 {
+        let n = g.len();
+        let bound = self.bound();
+        let mut row = std::mem::take(&mut self.flags);
+        row.clear();
+        row.resize(bound, 0);
+        if self.zeros.len() < bound {
+            self.zeros.resize(bound, 0);
+        }
+        let started = Instant::now();
+        self.flag_simple(g, n, &mut row);
+        for &i in &self.splits {
+            if n >= i + 2 {
+                let m = n - i;
+                let half = m / 2;
+                // The pairs around the middle: enough of them to reach most
+                // values, leaving witness searches for the few still
+                // missing (the count adapts, see below).
+                let mid = half.saturating_sub(self.full_window);
+                for a in mid + 1..=half {
+                    row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
+                }
+            }
+        }
+        let flagged = started.elapsed();
+        let open = row.iter().filter(|&&f| f == 0).count();
+        if open > MAX_CANDIDATES {
+            // Too many open values for witness searches: every pair, once.
+            flag_all_pairs(g, n, &self.splits, &mut row);
+            let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
+            self.flags = row;
+            return v;
+        }
+        // The unflagged values, smallest first: the first without a
+        // witness is G(n).
+        let zeros = &self.zeros[..bound];
+        let mut from = 0;
+        let open = || {
+            if from >= bound {
+                return None;
+            }
+            from += first_unflagged(&row[from..], &zeros[from..]);
+            from += 1;
+            (from <= bound).then_some(from as u32 - 1)
+        };
+        let v = least_unwitnessed(g, n, &self.splits, open).unwrap_or(bound as u32);
+        // Every so often, trade flagged pairs against witness searches:
+        // flagging costs a store per pair, searching a long SIMD scan per
+        // batch of values still missing.
+        let total = started.elapsed();
+        self.full_flag += flagged;
+        self.full_search += total - flagged;
+        if n.is_multiple_of(256) {
+            if self.full_search > self.full_flag {
+                self.full_window *= 2;
+            } else if self.full_search * 4 < self.full_flag {
+                self.full_window = (self.full_window / 2).max(PREFIX_PAIRS);
+            }
+            self.full_flag = std::time::Duration::ZERO;
+            self.full_search = std::time::Duration::ZERO;
+        }
+        self.flags = row;
+        v
+    }
+
+    /// Computes a block of heaps from `n0` (at most up to `end`) with the
+    /// sparse-space method; returns where it stopped.
+    fn sparse_block<V: Value>(
+        &mut self,
+        g: &mut [V],
+        n0: usize,
+        end: usize,
+        mask: Mask,
+    ) -> Result<usize, Overflow> {
+        let row = self.bound();
+        let b = (end - n0)
+            .min((n0 / 4).max(1))
+            .min((FLAG_BUDGET / row).max(1))
+            .min(MAX_BLOCK);
+        self.prepare_skip(row, mask);
+        let mut flags = std::mem::take(&mut self.flags);
+        flags.clear();
+        flags.resize(b * row, 0);
+        let started = Instant::now();
+        let new_start = self.state.rare.len();
+        {
+            let known: &[V] = &g[..n0];
+            let rare = &self.state.rare[..];
+            // A window of pairs around the middle: their values are what
+            // the witness searches would look for first.
+            let w = self.window;
+            let w0 = (n0 / 2).saturating_sub(w / 2).max(1);
+            let window = w0..(w0 + w).min(n0);
+            let splits = &self.splits[..];
+            let tasks = self.threads.min(b / MIN_TASK).max(1);
+            // Tiles of rows that stay in the L1 cache while every rare heap
+            // flags its run into them.
+            let tile = (TILE_BYTES / row).max(8) * row;
+            let task = |rows: &mut [u8], h0: usize| {
+                for (t, rows) in rows.chunks_mut(tile).enumerate() {
+                    let h0 = h0 + t * (tile / row);
+                    let h1 = h0 + rows.len() / row;
+                    flag_known(known, rare.iter().copied(), splits, rows, row, h0, h1);
+                    flag_known(known, window.clone(), splits, rows, row, h0, h1);
+                }
+            };
+            match &self.pool {
+                Some(pool) if tasks > 1 => {
+                    let per = b.div_ceil(tasks);
+                    pool.install(|| {
+                        flags
+                            .par_chunks_mut(per * row)
+                            .enumerate()
+                            .for_each(|(t, rows)| task(rows, n0 + t * per))
+                    });
+                }
+                _ => task(&mut flags, n0),
+            }
+        }
+        let flagged = started.elapsed();
+        self.searched = std::time::Duration::ZERO;
+        let mut n = n0;
+        let result = loop {
+            if n == n0 + b {
+                break Ok(n);
+            }
+            let k = n - n0;
+            let v = self.sparse_value(
+                &g[..n],
+                &mut flags[k * row..(k + 1) * row],
+                mask,
+                n0,
+                new_start,
+            );
+            if let Err(e) = self.push(g, n, v) {
+                break Err(e);
+            }
+            n += 1;
+            if v as usize >= row {
+                // Later rows are too narrow for the new values.
+                break Ok(n);
+            }
+        };
+        self.flags = flags;
+        // Witness searches dearer than the flags: widen the window; much
+        // cheaper: narrow it.
+        if self.searched > flagged {
+            self.window = (self.window * 2).min(MAX_WINDOW);
+        } else if self.searched * 4 < flagged {
+            self.window = (self.window / 2).max(MIN_WINDOW);
+        }
+        result
+    }
+
+    /// Fills `skip` for masks on values below `row`.
+    fn prepare_skip(&mut self, row: usize, mask: Mask) {
+        if self.zeros.len() < row {
+            self.zeros.resize(row, 0);
+        }
+        for q in 0..2 {
+            let s = &mut self.skip[q];
+            s.clear();
+            s.extend((0..row as u32).map(|v| (mask.parity(v) == q as u32) as u8));
+        }
+    }
+
+    /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
+    fn sparse_value<V: Value>(
+        &mut self,
+        g: &[V],
+        row: &mut [u8],
+        mask: Mask,
+        n0: usize,
+        new_start: usize,
+    ) -> u32 {
+        let n = g.len();
+        self.flag_simple(g, n, row);
+        let rare = &self.state.rare;
+        // Rare heaps of earlier blocks whose partner is in this block.
+        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 <= n) {
+            let x = g[r].get();
+            for &i in &self.splits {
+                if n >= n0 + i + r {
+                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                }
+            }
+        }
+        // Rare heaps of this block, with any partner.
+        for &r in &rare[new_start..] {
+            let x = g[r].get();
+            for &i in &self.splits {
+                if n > i + r {
+                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                }
+            }
+        }
+        let q = mask.q(n, self.i0) as usize;
+        let mo = first_unflagged(row, &self.skip[q]);
+        // Values of class q below mo that nothing flagged yet: the first
+        // of them without a witness is G(n), else G(n) = mo.
+        let other = &self.skip[q ^ 1];
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
+        let mut v = 0;
+        loop {
+            v += first_unflagged(&row[v..mo], &other[v..mo]);
+            if v >= mo {
+                break;
+            }
+            cands.push(v as u32);
+            v += 1;
+        }
+        let v = if cands.is_empty() {
+            mo as u32
+        } else if cands.len() > MAX_CANDIDATES {
+            // Too many open values for witness searches: every pair, once.
+            flag_all_pairs(g, n, &self.splits, row);
+            first_unflagged(row, &self.zeros[..row.len()]) as u32
+        } else {
+            let t = Instant::now();
+            let mut open = cands.iter().copied();
+            let v = least_unwitnessed(g, n, &self.splits, || open.next()).unwrap_or(mo as u32);
+            self.searched += t.elapsed();
+            v
+        };
+        self.cands = cands;
+        v
+    }
+}
+
+/// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of each
+/// heap `r` in `heaps` with a known partner `1 ≤ h − i − r < known.len()`.
+fn flag_known<V: Value>(
+    known: &[V],
+    heaps: impl Iterator<Item = usize>,
+    splits: &[usize],
+    rows: &mut [u8],
+    row: usize,
+    h0: usize,
+    h1: usize,
+) {
+    let n0 = known.len();
+    for r in heaps {
+        let x = known[r].get();
+        for &i in splits {
+            let lo = h0.max(i + r + 1);
+            let hi = h1.min(n0 + i + r);
+            if lo >= hi {
+                continue;
+            }
+            let run = &known[lo - i - r..hi - i - r];
+            flag_xor(&mut rows[(lo - h0) * row..], row, x, run);
+        }
+    }
+}
+
+/// Flags the value of every split of heap `n` in `row`.
+fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8]) {
+    for &i in splits {
+        if n >= i + 2 {
+            let m = n - i;
+            for a in 1..=m / 2 {
+                row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
+            }
+        }
+    }
+}
+
+/// The least of the candidates `next` yields (ascending) that no split of
+/// heap `n` reaches, if any.
+///
+/// Scans all pairs cyclically, from the middle outwards, split distances
+/// interleaved chunk by chunk, looking for up to [`MAX_TARGETS`] candidates
+/// at once. A candidate found is replaced by the next one at once; a
+/// candidate that has been looked for over one whole cycle of pairs without
+/// a hit is unreachable. Candidates join in ascending order, so the first
+/// to complete its cycle is the least unreachable one.
+fn least_unwitnessed<V: Value>(
+    g: &[V],
+    n: usize,
+    splits: &[usize],
+    mut next: impl FnMut() -> Option<u32>,
+) -> Option<u32> {
+    let total: usize = splits
+        .iter()
+        .filter(|&&i| n >= i + 2)
+        .map(|&i| (n - i) / 2)
+        .sum();
+    // (value, position at which it has been checked against every pair)
+    let mut active: VecDeque<(u32, usize)> = VecDeque::with_capacity(MAX_TARGETS);
+    let mut pos = 0usize;
+    let mut refill = |active: &mut VecDeque<(u32, usize)>, pos: usize| {
+        while active.len() < MAX_TARGETS {
+            match next() {
+                Some(v) => active.push_back((v, pos + total)),
+                None => break,
+            }
+        }
+    };
+    refill(&mut active, pos);
+    let mut targets: Vec<u32> = active.iter().map(|&(v, _)| v).collect();
+    if total == 0 || targets.is_empty() {
+        return targets.first().copied();
+    }
+    loop {
+        let mut c = 0;
+        loop {
+            let mut any = false;
+            for &i in splits {
+                if n < i + 2 {
+                    continue;
+                }
+                let m = n - i;
+                let half = m / 2;
+                if c * CHUNK >= half {
+                    continue;
+                }
+                any = true;
+                let a1 = half + 1 - c * CHUNK;
+                let mut a0 = a1.saturating_sub(CHUNK).max(1);
+                while a0 < a1 {
+                    let deadline = active.front().expect("an open candidate").1;
+                    let lim = a1.min(a0 + (deadline - pos));
+                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], &targets) {
+                        Some(k) => {
+                            let a = a0 + k;
+                            let x = g[a].get() ^ g[m - a].get();
+                            pos += k + 1;
+                            a0 = a + 1;
+                            active.retain(|&(v, _)| v != x);
+                            refill(&mut active, pos);
+                            if active.is_empty() {
+                                return None;
+                            }
+                            targets.clear();
+                            targets.extend(active.iter().map(|&(v, _)| v));
+                        }
+                        None => {
+                            pos += lim - a0;
+                            a0 = lim;
+                            if pos == deadline {
+                                return active.front().map(|&(v, _)| v);
+                            }
+                        }
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            c += 1;
+        }
+    }
+}
+
+impl Engine for Sparse {
+    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn info(&self) -> EngineInfo {
+        let st = &self.state;
+        EngineInfo {
+            engine: "sparse",
+            threads: self.threads,
+            rare_mask: st.mask.map(|m| m.bits),
+            rare_positions: st.mask.map(|_| st.rare.len() as u64),
+            last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! The sparse engine against the reference oracle, value for value: random
+//! codes, the classic games at 10^5, resuming from a prefix, forced masks
+//! and the u16 → u32 overflow.
+
+use octal::code::Code;
+use octal::engine::{compute, Engine, EngineKind, Mask, MaskSpec, Overflow, Reference, Sparse};
+use proptest::prelude::*;
+use rayon::prelude::*;
+
+fn reference(code: &Code, n: usize) -> Vec<u32> {
+    compute(&mut Reference::new(code), n)
+}
+
+fn sparse(code: &Code, n: usize, threads: usize, mask: MaskSpec) -> Vec<u32> {
+    compute(&mut Sparse::new(code, threads, mask).unwrap(), n)
+}
+
+fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
+    (0..a.len().min(b.len())).find(|&i| a[i] != b[i])
+}
+
+/// A code with 1–6 digits after the point and a leading 0 or 4.
+fn code_strategy() -> impl Strategy<Value = Code> {
+    (
+        prop_oneof![Just(0u8), Just(4u8)],
+        proptest::collection::vec(0u8..8, 1..=6),
+    )
+        .prop_map(|(lead, mut digits)| {
+            digits.insert(0, lead);
+            Code::from_digits(digits).unwrap()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn random_codes_match_reference(
+        code in code_strategy(),
+        threads in 1usize..=2,
+        forced in proptest::option::of(1u32..64),
+    ) {
+        let n = 5000;
+        let want = reference(&code, n);
+        let got = sparse(&code, n, threads, MaskSpec::Auto);
+        prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+        // A forced (usually poor) mask sends every game down the sparse path.
+        if let Some(bits) = forced {
+            let mask = MaskSpec::Fixed(Mask { bits, pp: false });
+            let got = sparse(&code, 2000, threads, mask);
+            prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
+        }
+    }
+}
+
+/// Compares the classic games with the reference, `n(code)` values each,
+/// in parallel (the reference is quadratic: this is the slowest test).
+fn classic_games(n: impl Fn(&str) -> usize + Sync) {
+    let codes: Vec<(String, Code)> = ["0.6", ".77", ".07", ".137", ".16", "0.37"]
+        .iter()
+        .map(|s| (s.to_string(), s.parse().unwrap()))
+        .chain([("cc14".to_string(), Code::cookie_cutter(14))])
+        .collect();
+    codes.par_iter().for_each(|(name, code)| {
+        let n = n(name);
+        let want = reference(code, n);
+        // Threads only change the sparse path; one game is enough for both.
+        let threads: &[usize] = if name == "0.6" { &[1, 2] } else { &[2] };
+        for &threads in threads {
+            let got = sparse(code, n, threads, MaskSpec::Auto);
+            assert_eq!(
+                first_difference(&want, &got),
+                None,
+                "{code} with {threads} threads"
+            );
+        }
+    });
+}
+
+/// 10^5 values of 0.6 and Cookie Cutter 14 (sparse space and none), 3·10^4
+/// of the others, to keep CI fast; `classic_games_to_1e5` does all.
+#[test]
+fn classic_games_match_reference() {
+    classic_games(|name| match name {
+        "0.6" | "cc14" => 100_000,
+        _ => 30_000,
+    });
+}
+
+/// Every classic game to 10^5 (about a minute of CPU for the reference):
+/// `cargo test --release --test sparse_engine -- --ignored`.
+#[test]
+#[ignore]
+fn classic_games_to_1e5() {
+    classic_games(|_| 100_000);
+}
+
+#[test]
+fn sparse_space_is_found_for_officers() {
+    // 0.6 has few rare positions under a good mask: the engine must use one.
+    let mut e = Sparse::new(&"0.6".parse().unwrap(), 1, MaskSpec::Auto).unwrap();
+    compute(&mut e, 20_000);
+    let info = e.info();
+    assert!(info.rare_mask.is_some(), "{info:?}");
+    assert!(info.rare_positions.unwrap() < 2000, "{info:?}");
+    // Cookie Cutter with an even cutter has no sparse space.
+    let mut e = Sparse::new(&Code::cookie_cutter(6), 1, MaskSpec::Auto).unwrap();
+    compute(&mut e, 5000);
+    assert_eq!(e.info().rare_mask, None);
+}
+
+#[test]
+fn forced_masks_are_exact_even_when_bad() {
+    let code: Code = "0.6".parse().unwrap();
+    let n = 20_000;
+    let want = reference(&code, n);
+    for spec in ["0x1ee", "0x1ee+p", "0x1", "0x3+p", "0+p", "none", "0xffff"] {
+        let mask: MaskSpec = spec.parse().unwrap();
+        for threads in [1, 2] {
+            let got = sparse(&code, n, threads, mask);
+            assert_eq!(first_difference(&want, &got), None, "mask {spec}");
+        }
+    }
+    // A split without removal (4.) pairs heap n0 of a block with a rare
+    // heap of the block before: found by the random codes once.
+    let code: Code = "4.340444".parse().unwrap();
+    let want = reference(&code, 3000);
+    for spec in ["0xf7", "auto"] {
+        assert_eq!(
+            sparse(&code, 3000, 1, spec.parse().unwrap()),
+            want,
+            "{spec}"
+        );
+    }
+    // Position parity needs split distances of one parity: .77 splits at 1 and 2.
+    let kayles: Code = ".77".parse().unwrap();
+    assert!(Sparse::new(&kayles, 1, "0x3+p".parse().unwrap()).is_err());
+    let want = reference(&kayles, 5000);
+    assert_eq!(sparse(&kayles, 5000, 1, "0x3".parse().unwrap()), want);
+}
+
+#[test]
+fn resuming_from_any_prefix_gives_the_same_values() {
+    for code in ["0.6", ".16", ".77"] {
+        let code: Code = code.parse().unwrap();
+        let n = 30_000;
+        let want = sparse(&code, n, 1, MaskSpec::Auto);
+        assert_eq!(want, reference(&code, n), "{code}");
+        for from in [1, 500, 1024, 1025, 4097, 12_345, 29_999] {
+            let mut g: Vec<u16> = want.iter().map(|&v| v as u16).collect();
+            g[from..].fill(0);
+            for threads in [1, 2] {
+                let mut e = Sparse::new(&code, threads, MaskSpec::Auto).unwrap();
+                e.extend_u16(&mut g, from).unwrap();
+                assert!(
+                    g.iter().map(|&v| v as u32).eq(want.iter().copied()),
+                    "{code} from {from}"
+                );
+                g[from..].fill(0);
+            }
+        }
+        // The same engine, fed in uneven pieces.
+        let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+        let mut g = vec![0u16; n];
+        let mut done = 0;
+        for end in [1, 2, 3, 100, 1023, 1024, 3000, 3001, 20_000, n] {
+            e.extend_u16(&mut g[..end], done).unwrap();
+            done = end;
+        }
+        assert!(
+            g.iter().map(|&v| v as u32).eq(want.iter().copied()),
+            "{code} in pieces"
+        );
+    }
+}
+
+/// A prefix of `.6` (take one, leave one or two heaps) whose heap `at` has
+/// every value 0..65535 among its splits, so G(at) = 65536.
+fn overflow_prefix() -> (Code, Vec<u32>, usize) {
+    let code: Code = ".6".parse().unwrap();
+    let at = 131_074;
+    let m = at - 1;
+    let mut g = vec![0u32; at + 10];
+    for (a, v) in g.iter_mut().enumerate().take(65537).skip(1) {
+        *v = a as u32 - 1;
+    }
+    assert!(m - 65536 > 65536);
+    (code, g, m + 1)
+}
+
+#[test]
+fn overflow_is_reported_like_the_reference() {
+    let (code, g32, at) = overflow_prefix();
+    let g16: Vec<u16> = g32.iter().map(|&v| v as u16).collect();
+    let mut want16 = g16.clone();
+    let want = Reference::new(&code).extend_u16(&mut want16, at);
+    assert_eq!(want, Err(Overflow { at, value: 65536 }));
+    let masks = [
+        MaskSpec::Auto,
+        MaskSpec::Off,
+        MaskSpec::Fixed(Mask { bits: 1, pp: false }),
+    ];
+    for mask in masks {
+        let mut e = Sparse::new(&code, 2, mask).unwrap();
+        let mut got16 = g16.clone();
+        assert_eq!(e.extend_u16(&mut got16, at), want, "{mask}");
+        assert_eq!(got16[..at], want16[..at]);
+        // Then the same engine carries on at u32, as run.rs does.
+        let mut want32 = g32.clone();
+        Reference::new(&code).extend_u32(&mut want32, at).unwrap();
+        let mut got32 = g32.clone();
+        e.extend_u32(&mut got32, at).unwrap();
+        assert_eq!(got32, want32, "{mask}");
+        assert_eq!(got32[at], 65536);
+    }
+}
+
+#[test]
+fn the_fast_engine_is_the_default() {
+    assert_eq!(EngineKind::default(), EngineKind::Sparse);
+}
