@@ -51,7 +51,7 @@ run_ogsolve() { # game, last heap, method -> "seconds value percent"
 run_octal() { # game, values, threads -> "seconds value percent"
     local t0 t1 out
     t0=$(now)
-    out=$("$octal" run "$1" --to "$2" --threads "$3" --json --quiet)
+    out=$("$octal" run "$1" --to "$2" --threads "$3" --json --quiet --no-store --keep-going)
     t1=$(now)
     local v z
     v=$(sed -n 's/.*"last_value":\([0-9]*\).*/\1/p' <<<"$out")
