@@ -393,8 +393,10 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         bar.set_prefix("family");
         bar
     });
+    let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let rows = family::run_family(members, jobs, |_, member| {
-        let result = run_member(member, to, args.keep_going, &multi);
+        let path = out.join("stores").join(format!("{}.octal", member.code));
+        let result = run_member(member, to, args.keep_going, &path, &stop, &multi);
         if let Some(o) = &overall {
             o.inc(1);
         }
@@ -403,14 +405,25 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     if let Some(o) = overall {
         o.finish_and_clear();
     }
-    finish_family(&rows, &out, args.json, args.quiet)
+    let code = finish_family(&rows, &out, args.json, args.quiet)?;
+    match stop.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => Ok(code),
+        status => {
+            eprintln!("octal: interrupted; run the same command again to resume every member");
+            Ok(ExitCode::from(status as u8))
+        }
+    }
 }
 
-/// Runs one family member, with a progress line under `multi` if given.
+/// Runs one family member in its store at `path` (resuming the store if it
+/// exists), with a progress line under `multi` if given. A member stopped
+/// by SIGINT/SIGTERM checkpoints and reports why it has no result.
 fn run_member(
     member: &family::Member,
     to: u64,
     keep_going: bool,
+    path: &Path,
+    stop: &std::sync::atomic::AtomicUsize,
     multi: &Option<indicatif::MultiProgress>,
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
@@ -431,9 +444,31 @@ fn run_member(
         threads: 1,
         mask: Default::default(),
     };
-    let result = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))
-        .map(|o| o.summary)
-        .map_err(|e| e.to_string());
+    let result = (|| -> Result<Summary, String> {
+        let fail = |e: StoreError| e.to_string();
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let (mut store, _) =
+            Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES).map_err(fail)?;
+        let outcome = run_stored(
+            &mut store,
+            &job,
+            Duration::from_secs(60),
+            Some(stop),
+            !keep_going,
+            &mut |p| update(&bar, p),
+        )
+        .map_err(fail)?;
+        match outcome.ending {
+            Ending::Stopped(_) => Err(format!(
+                "interrupted: checkpoint saved at {} values in {}",
+                store.good(),
+                path.display()
+            )),
+            _ => Ok(outcome.summary),
+        }
+    })();
     if let (Some(m), Some(bar)) = (multi, bar) {
         bar.finish_and_clear();
         m.remove(&bar);
@@ -485,33 +520,21 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
     // resumes when requeued.
     let path = slurm::store_path(dir, index);
-    let job = Job {
-        code: member.code.clone(),
-        to: manifest.to,
-        engine: EngineKind::default(),
-        threads: 1,
-        mask: Default::default(),
-    };
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
-    let (mut store, _) = Store::open_or_create(&path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
-    let every = Duration::from_secs(60);
-    let outcome = run_stored(
-        &mut store,
-        &job,
-        every,
-        Some(&stop),
-        !manifest.keep_going,
-        &mut |_| {},
-    )?;
-    if let Ending::Stopped(status) = outcome.ending {
-        eprintln!(
-            "octal: interrupted: checkpoint saved at {} values in {}",
-            store.good(),
-            path.display()
-        );
+    let result = run_member(
+        &member,
+        manifest.to,
+        manifest.keep_going,
+        &path,
+        &stop,
+        &None,
+    );
+    let status = stop.load(std::sync::atomic::Ordering::SeqCst);
+    if status != 0 {
+        eprintln!("octal: {}", result.err().unwrap_or_default());
         return Ok(ExitCode::from(status as u8));
     }
-    let summary = outcome.summary;
+    let summary = result.map_err(anyhow::Error::msg)?;
     let row = family::Row::from_summary(&member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {
