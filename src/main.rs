@@ -266,6 +266,9 @@ struct FamilyArgs {
     /// Compute every member to --to even once its period is proven.
     #[arg(long)]
     keep_going: bool,
+    /// Also draw each finished member, as DIR/CODE.png.
+    #[arg(long, value_name = "DIR")]
+    plots: Option<std::path::PathBuf>,
     /// Do not run: write a Slurm job-array script and manifest into DIR.
     #[arg(long, value_name = "DIR")]
     slurm: Option<std::path::PathBuf>,
@@ -396,7 +399,12 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let rows = family::run_family(members, jobs, |_, member| {
         let path = out.join("stores").join(format!("{}.octal", member.code));
-        let result = run_member(member, to, args.keep_going, &path, &stop, &multi);
+        let mut result = run_member(member, to, args.keep_going, &path, &stop, &multi);
+        if let (Ok(summary), Some(dir)) = (&result, &args.plots) {
+            if let Err(e) = plot_member(&path, summary, &dir.join(format!("{}.png", member.code))) {
+                result = Err(format!("plotting: {e:#}"));
+            }
+        }
         if let Some(o) = &overall {
             o.inc(1);
         }
@@ -474,6 +482,29 @@ fn run_member(
         m.remove(&bar);
     }
     result
+}
+
+/// Draws a finished member from its store, with its proven period shaded.
+fn plot_member(store: &Path, summary: &Summary, out: &Path) -> Result<()> {
+    let store = Store::open(store, false)?;
+    let opts = PlotOptions {
+        to: summary.values,
+        title: format!("{}: G(n) for 0 ≤ n < {}", summary.code, summary.values),
+        max_value: Some(summary.max_value),
+        ..PlotOptions::default()
+    };
+    let overlays = Overlays {
+        rare: Vec::new(),
+        period: summary.period.as_ref().map(|p| plot::Period {
+            preperiod: p.preperiod,
+            period: p.period,
+        }),
+    };
+    let picture = plot::render(&store, &opts, &overlays, Format::Png, &|_| {})?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot write {}", dir.display()))?;
+    }
+    std::fs::write(out, picture.bytes).with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// Writes the tables and prints them; exit 1 if a member failed.
@@ -1035,10 +1066,46 @@ fn plot_source(
             }
             Ok(picture)
         }
-        Source::File(path) => Err(input(format!(
-            "{}: reading stores/files is not supported yet",
-            path.display()
-        ))),
+        Source::File(path) => {
+            let bar = progress_bar(
+                opts.to - opts.from,
+                quiet || opts.to - opts.from < 10_000_000,
+            );
+            let progress = |done| {
+                if let Some(bar) = &bar {
+                    bar.set_position(done);
+                }
+            };
+            let picture = match seqfile::detect(&path)? {
+                Some(Kind::Store) => {
+                    let store = Store::open(&path, false)?;
+                    check_range(&path, opts.from, Some(opts.to), store.good())?;
+                    store.check_chunks_in(opts.from, opts.to)?;
+                    let cp = store.checkpoint();
+                    opts.title =
+                        format!("{}: G(n) for {} ≤ n < {}", store.code(), opts.from, opts.to);
+                    if opts.from == 0 && cp.good == opts.to {
+                        opts.max_value = Some(cp.stats.max_value);
+                    }
+                    plot::render(&store, opts, &Overlays::default(), format, &progress)?
+                }
+                Some(Kind::SeqFile) => {
+                    let file = SeqFile::open(&path)?;
+                    check_range(&path, opts.from, Some(opts.to), file.count())?;
+                    opts.title =
+                        format!("{}: G(n) for {} ≤ n < {}", file.code(), opts.from, opts.to);
+                    if opts.from == 0 && file.count() == opts.to {
+                        opts.max_value = Some(file.header().max_value);
+                    }
+                    plot::render(&file, opts, &Overlays::default(), format, &progress)?
+                }
+                None => return Err(StoreError::Foreign(path).into()),
+            };
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(picture)
+        }
     }
 }
 

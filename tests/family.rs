@@ -101,3 +101,59 @@ fn code_list_family_and_bad_lists() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn family_plots_one_picture_per_member_and_resumes_from_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let plots = dir.path().join("plots");
+    let run = || {
+        octal()
+            .args([
+                "family",
+                "cookie-cutter",
+                "--k",
+                "2,3",
+                "--to",
+                "3000",
+                "--json",
+                "--out",
+            ])
+            .arg(dir.path())
+            .arg("--plots")
+            .arg(&plots)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    for code in ["0.37", "0.337"] {
+        let png = std::fs::read(plots.join(format!("{code}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{code}");
+        assert!(dir
+            .path()
+            .join("stores")
+            .join(format!("{code}.octal"))
+            .exists());
+    }
+    // Run again: every member resumes from its finished store.
+    let again = run();
+    assert!(again.status.success());
+    let rows = |o: &std::process::Output| -> Vec<(String, u64)> {
+        String::from_utf8(o.stdout.clone())
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|r| {
+                (
+                    r["code"].as_str().unwrap().to_string(),
+                    r["values"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(rows(&first), rows(&again));
+}

@@ -300,7 +300,7 @@ fn cli_refuses_bad_input_in_one_line() {
     let (code, _) = fails(&["plot", "0.G", "--to", "10", "-o", out]);
     assert_eq!(code, 2);
     assert!(!std::path::Path::new(out).exists());
-    // An existing file as the source: not readable yet.
+    // An existing path that is neither a store nor a sequence file.
     let (code, err) = fails(&[
         "plot",
         dir.path().to_str().unwrap(),
@@ -310,11 +310,47 @@ fn cli_refuses_bad_input_in_one_line() {
         out,
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("not supported yet"), "{err}");
+    assert!(err.contains("not an octal store or sequence file"), "{err}");
     assert!(!std::path::Path::new(out).exists());
     // Unwritable: a directory that does not exist. An I/O error: exit 1.
     let nowhere = dir.path().join("no/such/dir/x.png");
     let (code, err) = fails(&["plot", "0.6", "--to", "10", "-o", nowhere.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot write"), "{err}");
+}
+
+#[test]
+fn stores_and_exported_files_plot_like_the_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let ok = |args: &[&str]| {
+        let out = octal().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    ok(&[
+        "run",
+        "0.6",
+        "--to",
+        "5000",
+        "--store",
+        &d("s.octal"),
+        "--quiet",
+    ]);
+    ok(&["export", &d("s.octal"), "-o", &d("s.oseq")]);
+    ok(&["plot", "0.6", "--to", "5000", "-o", &d("code.png")]);
+    ok(&["plot", &d("s.octal"), "--to", "5000", "-o", &d("store.png")]);
+    ok(&["plot", &d("s.oseq"), "--to", "5000", "-o", &d("file.png")]);
+    let code = std::fs::read(d("code.png")).unwrap();
+    assert_eq!(std::fs::read(d("store.png")).unwrap(), code);
+    assert_eq!(std::fs::read(d("file.png")).unwrap(), code);
+    // A range beyond what the store holds is refused.
+    let out = octal()
+        .args(["plot", &d("s.octal"), "--to", "6000", "-o", &d("x.png")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
