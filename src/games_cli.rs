@@ -12,12 +12,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Map, Value};
 
 use octal::code::Code;
-use octal::engine::EngineKind;
 use octal::games::cookie_cutter::{self, Cutter, Grid, Method, Solver};
 use octal::games::vertex_deletion::{self, Digraph, Variant};
-use octal::run::{self, Job};
+use octal::run;
 
-use crate::{input, parse_to, progress_bar, threads, update};
+use octal::store::{self, Store, DEFAULT_CHUNK_VALUES};
+use octal::stored;
+
+use crate::{input, parse_to, progress_bar, update, EngineOpts};
 
 #[derive(Args)]
 pub struct CookieCutterArgs {
@@ -42,10 +44,8 @@ pub struct CookieCutterArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
-    #[arg(long, value_enum, default_value_t)]
-    engine: EngineKind,
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    engine: EngineOpts,
 }
 
 #[derive(Args)]
@@ -71,37 +71,82 @@ pub struct VertexDeletionArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
-    #[arg(long, value_enum, default_value_t)]
-    engine: EngineKind,
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    engine: EngineOpts,
 }
 
-/// G(heap) for each heap, through the engine (one run to the largest).
-fn engine_values(
-    code: &Code,
-    heaps: &[u64],
-    engine: EngineKind,
-    t: Option<usize>,
-    quiet: bool,
-) -> Result<Vec<u32>> {
+/// Heaps computed in memory before a run goes to a store on disk.
+const IN_MEMORY: u64 = 1 << 26;
+
+/// G(heap) for each heap, through the engine: one run towards the
+/// largest heap, which stops as soon as the period is proven (heaps beyond
+/// it are read off the period, so a periodic game answers for any size at
+/// once). Beyond 2^26 values without a proven period, the run goes into the
+/// game's default store (`runs/CODE.octal`), resumable like `octal run`.
+fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -> Result<Vec<u32>> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     let to = max
         .checked_add(1)
         .ok_or_else(|| input(format!("heap {max} is too large")))?;
-    let job = Job {
-        code: code.clone(),
-        to,
-        engine,
-        threads: threads(t)?,
-        mask: Default::default(),
-    };
+    // A target the disk cannot hold only gets a short look for a period.
+    let path = crate::default_store(code);
+    let fits = to <= IN_MEMORY || store::check_space(&path, to, 2).is_ok();
+    let probe = to.min(if fits { IN_MEMORY } else { 1 << 16 });
+    let job = engine.job(code.clone(), probe)?;
     let bar = progress_bar(job.to, quiet);
-    let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+    let outcome = run::run_until(&job, true, &mut |p| update(&bar, p))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(heaps.iter().map(|&h| outcome.seq.get(h as usize)).collect())
+    let known = outcome.seq.len() as u64;
+    if let Some(p) = &outcome.summary.period {
+        return Ok(heaps
+            .iter()
+            .map(|&h| {
+                let n = if h < known {
+                    h
+                } else {
+                    p.preperiod + (h - p.preperiod) % p.period
+                };
+                outcome.seq.get(n as usize)
+            })
+            .collect());
+    }
+    if to <= known {
+        return Ok(heaps.iter().map(|&h| outcome.seq.get(h as usize)).collect());
+    }
+    let job = engine.job(code.clone(), to)?;
+    store::check_space(&path, to, 2)?;
+    let (mut store, _) = Store::open_or_create(&path, code, to, DEFAULT_CHUNK_VALUES)?;
+    let stop = stored::stop_on_signals()?;
+    let bar = progress_bar(to, quiet);
+    let outcome = stored::run_stored(
+        &mut store,
+        &job,
+        Duration::from_secs(60),
+        Some(&stop),
+        true,
+        &mut |p| update(&bar, p),
+    )?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let run::Ending::Stopped(status) = outcome.ending {
+        anyhow::bail!(
+            "interrupted (signal exit {status}): checkpoint saved at {} values in {}; run again to continue",
+            store.good(),
+            path.display()
+        );
+    }
+    let good = store.good();
+    let view = store.view(0, good);
+    Ok(heaps
+        .iter()
+        .map(|&h| match &outcome.summary.period {
+            Some(p) if h >= good => view.get((p.preperiod + (h - p.preperiod) % p.period) as usize),
+            _ => view.get(h as usize),
+        })
+        .collect())
 }
 
 /// Prints the result: one JSON object, or a line of context and then the
@@ -133,7 +178,7 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
     obj.insert("grid".into(), grid.to_string().into());
     match cookie_cutter::method(cutter, grid).map_err(input)? {
         Method::Strip { code, heap } => {
-            let value = engine_values(&code, &[heap], a.engine, a.threads, quiet)?[0];
+            let value = engine_values(&code, &[heap], &a.engine, quiet)?[0];
             obj.insert("method".into(), "octal engine (Lemma 5.1.2)".into());
             obj.insert("code".into(), code.to_string().into());
             obj.insert("heap".into(), heap.into());
@@ -202,8 +247,8 @@ fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -
         size.rows as usize,
         size.cols as usize,
         Some(Duration::from_secs_f64(a.cell_seconds)),
-        a.engine,
-        threads(a.threads)?,
+        a.engine.engine,
+        a.engine.threads()?,
         &mut |x, y, cell, solver| {
             if !quiet {
                 let v = cell.value.map_or("unfinished".into(), |v| v.to_string());
@@ -277,14 +322,14 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
     obj.insert("code".into(), code.to_string().into());
     if let Some(n) = &a.directed_path {
         let n = parse_to("directed-path", n)?;
-        let value = engine_values(&code, &[n], a.engine, a.threads, quiet)?[0];
+        let value = engine_values(&code, &[n], &a.engine, quiet)?[0];
         obj.insert("heap".into(), n.into());
         let human =
             format!("vertex deletion on a directed path of {n}: octal game {code} at heap {n}");
         print(a.json, obj, &human, value);
     } else if let Some(list) = &a.directed_paths {
         let heaps = vertex_deletion::parse_paths(list).map_err(input)?;
-        let values = engine_values(&code, &heaps, a.engine, a.threads, quiet)?;
+        let values = engine_values(&code, &heaps, &a.engine, quiet)?;
         let value = values.iter().fold(0, |x, v| x ^ v);
         obj.insert("heaps".into(), heaps.clone().into());
         obj.insert("values".into(), values.clone().into());

@@ -48,11 +48,8 @@ enum Command {
         /// No progress display.
         #[arg(long, short)]
         quiet: bool,
-        #[arg(long, value_enum, default_value_t)]
-        engine: EngineKind,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        engine: EngineOpts,
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
@@ -65,9 +62,6 @@ enum Command {
         no_store: bool,
         #[command(flatten)]
         store_opts: StoreOpts,
-        /// Sparse-space mask: auto, none, hex (0x1ee) or hex+p (position parity).
-        #[arg(long, default_value = "auto")]
-        mask: String,
     },
     /// Run a family of games as one batch and tabulate them.
     Family {
@@ -88,10 +82,8 @@ enum Command {
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
-        #[arg(long, value_enum, default_value_t)]
-        engine: EngineKind,
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        engine: EngineOpts,
         #[command(flatten)]
         store_opts: StoreOpts,
     },
@@ -105,12 +97,8 @@ enum Command {
         to: Option<String>,
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
-        #[arg(long, value_enum, default_value_t)]
-        engine: EngineKind,
-        #[arg(long)]
-        threads: Option<usize>,
-        #[arg(long, default_value = "auto")]
-        mask: String,
+        #[command(flatten)]
+        engine: EngineOpts,
     },
     /// Check a store or exported file against its checksums (and K values
     /// against the reference engine).
@@ -168,10 +156,8 @@ enum Command {
         /// No progress display and no closing line.
         #[arg(long, short)]
         quiet: bool,
-        #[arg(long, value_enum, default_value_t)]
-        engine: EngineKind,
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        engine: EngineOpts,
     },
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games_cli::CookieCutterArgs),
@@ -272,6 +258,37 @@ struct FamilyArgs {
     /// Do not run: write a Slurm job-array script and manifest into DIR.
     #[arg(long, value_name = "DIR")]
     slurm: Option<std::path::PathBuf>,
+}
+
+/// How to compute: the engine, its threads and its sparse-space mask.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineOpts {
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineKind,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Sparse-space mask: auto, none, hex (0x1ee) or hex+p (position parity).
+    #[arg(long, default_value = "auto")]
+    mask: String,
+}
+
+impl EngineOpts {
+    /// `--threads`, or every core.
+    pub fn threads(&self) -> Result<usize> {
+        threads(self.threads)
+    }
+
+    /// The job of computing `to` values of `code` this way.
+    pub fn job(&self, code: Code, to: u64) -> Result<Job> {
+        Ok(Job {
+            code,
+            to,
+            engine: self.engine,
+            threads: self.threads()?,
+            mask: self.mask.parse().map_err(input)?,
+        })
+    }
 }
 
 /// An error in what the user typed: exit code 2.
@@ -702,20 +719,12 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             json,
             quiet,
             engine,
-            threads: t,
             keep_going,
             store,
             no_store,
             store_opts,
-            mask,
         } => {
-            let job = Job {
-                code: parse_code(&code)?,
-                to: parse_to("to", &to)?,
-                engine,
-                threads: threads(t)?,
-                mask: mask.parse().map_err(input)?,
-            };
+            let job = engine.job(parse_code(&code)?, parse_to("to", &to)?)?;
             if !no_store {
                 let path = store.unwrap_or_else(|| default_store(&job.code));
                 if job.to == 0 {
@@ -745,7 +754,6 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             keep_going,
             engine,
-            threads: t,
             store_opts,
         } => {
             if seqfile::detect(&path)? == Some(Kind::SeqFile) {
@@ -764,13 +772,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 return Err(JobError::Empty.into());
             }
             store::check_space(&path, to, store.width() as u64)?;
-            let job = Job {
-                code: store.code().clone(),
-                to,
-                engine,
-                threads: threads(t)?,
-                mask: Default::default(),
-            };
+            let job = engine.job(store.code().clone(), to)?;
             stored_run(store, job, &store_opts, json, quiet, keep_going)
         }
         Command::Values {
@@ -778,15 +780,13 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             to,
             from,
             engine,
-            threads: t,
-            mask: _,
         } if Path::new(&code).is_file() => {
             let path = Path::new(&code);
             let from = parse_to("from", &from)?;
             let to = to.map(|to| parse_to("to", &to)).transpose()?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let _ = (engine, t);
+            let _ = engine; // values are read, not computed
             match seqfile::detect(path)? {
                 Some(Kind::Store) => {
                     let store = Store::open(path, false)?;
@@ -931,8 +931,6 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             to,
             from,
             engine,
-            threads: t,
-            mask,
         } => {
             let code = parse_code(&code)?;
             let Some(to) = to else {
@@ -946,13 +944,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             if from >= to {
                 return Err(input(format!("--from {from} must be below --to {to}")));
             }
-            let job = Job {
-                code,
-                to,
-                engine,
-                threads: threads(t)?,
-                mask: mask.parse().map_err(input)?,
-            };
+            let job = engine.job(code, to)?;
             let outcome = run::run(&job, &mut |_| {})?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -972,7 +964,6 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             log_x,
             quiet,
             engine,
-            threads: t,
         } => {
             let format = Format::from_path(&output)?;
             let source = parse_source(&source)?;
@@ -988,7 +979,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             // Fail on an unwritable path before computing anything.
             let mut file = std::fs::File::create(&output)
                 .with_context(|| format!("cannot write {}", output.display()))?;
-            let drawn = plot_source(source, &mut opts, format, quiet, engine, threads(t)?);
+            let drawn = plot_source(source, &mut opts, format, quiet, &engine);
             let picture = match drawn {
                 Ok(p) => p,
                 Err(e) => {
@@ -1026,18 +1017,11 @@ fn plot_source(
     opts: &mut PlotOptions,
     format: Format,
     quiet: bool,
-    engine: EngineKind,
-    threads: usize,
+    engine: &EngineOpts,
 ) -> Result<plot::Picture> {
     match source {
         Source::Code(code) => {
-            let job = Job {
-                code,
-                to: opts.to,
-                engine,
-                threads,
-                mask: Default::default(),
-            };
+            let job = engine.job(code, opts.to)?;
             let bar = progress_bar(job.to, quiet);
             let outcome = run::run(&job, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
@@ -1110,7 +1094,7 @@ fn plot_source(
 }
 
 /// Where `octal run CODE` keeps its values when no --store is given.
-fn default_store(code: &Code) -> PathBuf {
+pub fn default_store(code: &Code) -> PathBuf {
     PathBuf::from("runs").join(format!("{code}.octal"))
 }
 

@@ -409,9 +409,24 @@ fn cli_cookie_cutter() {
 
 #[test]
 fn cli_strips_reach_the_engine_at_any_length() {
-    // Billions parse and go to the engine, which refuses only for memory.
+    // Any length goes to the engine. A periodic game (k odd: G(n) = n mod
+    // (k+1), Theorem 5.1.4, checked by tests/period.rs) answers from its
+    // proven period at once: 2^47 mod 4 = 0, 2^47 + 1 mod 4 = 1.
+    for (n, want) in [("2^47", "0"), ("140737488355329", "1")] {
+        let out = octal()
+            .args(["cookie-cutter", "--k", "3", "--grid", &format!("1x{n}")])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(last_line(&out.stdout), want);
+    }
+    // A game with no period in sight needs a store that big: refused.
     let out = octal()
-        .args(["cookie-cutter", "--k", "3", "--grid", "1x2^47"])
+        .args(["cookie-cutter", "--k", "2", "--grid", "1x2^47"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
