@@ -146,6 +146,57 @@ pub fn flag_xor_scalar<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]
     }
 }
 
+/// For every `j < xs.len()`: `row[xs[j] ⊕ g[top − rs[j]]] = 1`.
+///
+/// The pairs of one heap with a list of (rare) heaps `rs` whose values are
+/// `xs`: the partner of `rs[j]` is `top − rs[j]`. Every `rs[j]` must be in
+/// `1..=top`, `top ≤ g.len()`, and every XOR below `row.len()`, a power of
+/// two. No bounds checks in the loop: that is the whole gain over the twin.
+#[inline]
+pub fn flag_xor_gather<V: Value>(row: &mut [u8], xs: &[u32], rs: &[usize], g: &[V], top: usize) {
+    assert_eq!(
+        xs.len(),
+        rs.len(),
+        "flag_xor_gather: lists of different lengths"
+    );
+    assert!(top <= g.len(), "flag_xor_gather: top out of range");
+    assert!(
+        row.len().is_power_of_two(),
+        "flag_xor_gather: row not a power of two"
+    );
+    let (lo, hi) = rs
+        .iter()
+        .fold((usize::MAX, 0), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    assert!(
+        rs.is_empty() || (lo >= 1 && hi <= top),
+        "flag_xor_gather: heap out of range"
+    );
+    let mask = row.len() - 1;
+    let base = row.as_mut_ptr();
+    let g = &g[..top];
+    for (&x, &r) in xs.iter().zip(rs) {
+        // SAFETY: 1 ≤ r ≤ top (asserted), so top − r < top = g.len().
+        let v = unsafe { g.get_unchecked(top - r) }.get();
+        let j = ((x ^ v) as usize) & mask;
+        debug_assert_eq!(j, (x ^ v) as usize);
+        // SAFETY: j ≤ mask < row.len().
+        unsafe { *base.add(j) = 1 };
+    }
+}
+
+/// Scalar twin of [`flag_xor_gather`].
+pub fn flag_xor_gather_scalar<V: Value>(
+    row: &mut [u8],
+    xs: &[u32],
+    rs: &[usize],
+    g: &[V],
+    top: usize,
+) {
+    for (&x, &r) in xs.iter().zip(rs) {
+        row[(x ^ g[top - r].get()) as usize] = 1;
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
@@ -323,6 +374,37 @@ mod tests {
                 let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
                 prop_assert_eq!(set, vec![(x ^ *v as u32) as usize]);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn flag_xor_gather_matches_scalar(
+            g in proptest::collection::vec(0u16..64, 1..200),
+            picks in proptest::collection::vec((0u32..64, any::<usize>()), 0..100),
+            top_pick in any::<usize>(),
+        ) {
+            let top = top_pick % (g.len() + 1);
+            let mut xs = Vec::new();
+            let mut rs = Vec::new();
+            if top >= 1 {
+                for &(x, r) in &picks {
+                    xs.push(x);
+                    rs.push(1 + r % top);
+                }
+            }
+            let mut a = vec![0u8; 64];
+            let mut b = a.clone();
+            flag_xor_gather(&mut a, &xs, &rs, &g, top);
+            flag_xor_gather_scalar(&mut b, &xs, &rs, &g, top);
+            prop_assert_eq!(&a, &b);
+            let want: std::collections::BTreeSet<usize> = xs
+                .iter()
+                .zip(&rs)
+                .map(|(&x, &r)| (x ^ g[top - r] as u32) as usize)
+                .collect();
+            let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
+            prop_assert_eq!(got, want);
         }
     }
 

@@ -17,10 +17,9 @@
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
 use octal_kernels::mex::first_unflagged;
-use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
+use octal_kernels::pairs::{find_xor_any, flag_xor, flag_xor_gather, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::mask::{Histogram, Mask, MaskSpec};
@@ -101,6 +100,8 @@ struct State {
     hist: Histogram,
     mask: Option<Mask>,
     rare: Vec<usize>,
+    /// `rare_x[j] = G(rare[j])`.
+    rare_x: Vec<u32>,
     next_choice: usize,
 }
 
@@ -202,10 +203,12 @@ impl Sparse {
         if mask != st.mask {
             st.mask = mask;
             st.rare.clear();
+            st.rare_x.clear();
             if let Some(m) = mask {
                 let i0 = self.i0;
                 st.rare
                     .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
+                st.rare_x.extend(st.rare.iter().map(|&r| g[r].get()));
             }
         }
     }
@@ -218,6 +221,7 @@ impl Sparse {
         if let Some(m) = self.state.mask {
             if n >= 1 && m.is_rare(n, v, self.i0) {
                 self.state.rare.push(n);
+                self.state.rare_x.push(v);
             }
         }
         self.state.built = n + 1;
@@ -447,13 +451,12 @@ impl Sparse {
         let n = g.len();
         self.flag_simple(g, n, row);
         let rare = &self.state.rare;
-        // Rare heaps of earlier blocks whose partner is in this block.
-        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 <= n) {
-            let x = g[r].get();
-            for &i in &self.splits {
-                if n >= n0 + i + r {
-                    row[(x ^ g[n - i - r].get()) as usize] = 1;
-                }
+        // Rare heaps of earlier blocks whose partner is in this block:
+        // those with r ≤ n − n0 − i, a prefix of the sorted list.
+        for &i in &self.splits {
+            if n >= n0 + i {
+                let k = rare[..new_start].partition_point(|&r| r + n0 + i <= n);
+                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g, n - i);
             }
         }
         // Rare heaps of this block, with any partner.
@@ -557,21 +560,21 @@ fn least_unwitnessed<V: Value>(
         .filter(|&&i| n >= i + 2)
         .map(|&i| (n - i) / 2)
         .sum();
-    // (value, position at which it has been checked against every pair)
-    let mut active: VecDeque<(u32, usize)> = VecDeque::with_capacity(MAX_TARGETS);
+    // (value, position at which it has been checked against every pair),
+    // oldest first: fixed arrays, as this runs once per heap.
+    let mut active = Active::default();
     let mut pos = 0usize;
-    let mut refill = |active: &mut VecDeque<(u32, usize)>, pos: usize| {
-        while active.len() < MAX_TARGETS {
+    let mut refill = |active: &mut Active, pos: usize| {
+        while active.len < MAX_TARGETS {
             match next() {
-                Some(v) => active.push_back((v, pos + total)),
+                Some(v) => active.push((v, pos + total)),
                 None => break,
             }
         }
     };
     refill(&mut active, pos);
-    let mut targets: Vec<u32> = active.iter().map(|&(v, _)| v).collect();
-    if total == 0 || targets.is_empty() {
-        return targets.first().copied();
+    if total == 0 || active.len == 0 {
+        return active.front().map(|(v, _)| v);
     }
     loop {
         let mut c = 0;
@@ -592,25 +595,23 @@ fn least_unwitnessed<V: Value>(
                 while a0 < a1 {
                     let deadline = active.front().expect("an open candidate").1;
                     let lim = a1.min(a0 + (deadline - pos));
-                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], &targets) {
+                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], active.targets()) {
                         Some(k) => {
                             let a = a0 + k;
                             let x = g[a].get() ^ g[m - a].get();
                             pos += k + 1;
                             a0 = a + 1;
-                            active.retain(|&(v, _)| v != x);
+                            active.remove(x);
                             refill(&mut active, pos);
-                            if active.is_empty() {
+                            if active.len == 0 {
                                 return None;
                             }
-                            targets.clear();
-                            targets.extend(active.iter().map(|&(v, _)| v));
                         }
                         None => {
                             pos += lim - a0;
                             a0 = lim;
                             if pos == deadline {
-                                return active.front().map(|&(v, _)| v);
+                                return active.front().map(|(v, _)| v);
                             }
                         }
                     }
@@ -621,6 +622,41 @@ fn least_unwitnessed<V: Value>(
             }
             c += 1;
         }
+    }
+}
+
+/// The candidates [`least_unwitnessed`] looks for, oldest first, with
+/// their targets kept contiguous for [`find_xor_any`].
+#[derive(Default)]
+struct Active {
+    targets: [u32; MAX_TARGETS],
+    deadlines: [usize; MAX_TARGETS],
+    len: usize,
+}
+
+impl Active {
+    fn push(&mut self, (v, deadline): (u32, usize)) {
+        self.targets[self.len] = v;
+        self.deadlines[self.len] = deadline;
+        self.len += 1;
+    }
+    fn front(&self) -> Option<(u32, usize)> {
+        (self.len > 0).then(|| (self.targets[0], self.deadlines[0]))
+    }
+    fn targets(&self) -> &[u32] {
+        &self.targets[..self.len]
+    }
+    /// Removes every candidate equal to `v`, keeping the order.
+    fn remove(&mut self, v: u32) {
+        let mut k = 0;
+        for j in 0..self.len {
+            if self.targets[j] != v {
+                self.targets[k] = self.targets[j];
+                self.deadlines[k] = self.deadlines[j];
+                k += 1;
+            }
+        }
+        self.len = k;
     }
 }
 
