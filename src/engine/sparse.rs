@@ -49,6 +49,8 @@ const MAX_CANDIDATES: usize = 256;
 /// flags (parallel) and on witness searches (sequential) stay alike.
 const MIN_WINDOW: usize = 16;
 const MAX_WINDOW: usize = 4096;
+/// One heap in this many has its flag and search phases timed.
+const TIME_SAMPLE: usize = 8;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 
@@ -85,6 +87,8 @@ pub struct Sparse {
     /// Current window size, and time in witness searches this block.
     window: usize,
     searched: std::time::Duration,
+    /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
+    tick: usize,
     /// The same trade without sparse space: pairs flagged per split
     /// distance, and time spent flagging and searching lately.
     full_window: usize,
@@ -156,6 +160,7 @@ impl Sparse {
             cands: Vec::new(),
             window: 256,
             searched: std::time::Duration::ZERO,
+            tick: 0,
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
             full_search: std::time::Duration::ZERO,
@@ -282,7 +287,10 @@ impl Sparse {
         if self.zeros.len() < bound {
             self.zeros.resize(bound, 0);
         }
-        let started = Instant::now();
+        // Timed on a sample of heaps only: reading the clock costs about as
+        // much as a small heap's work.
+        self.tick = self.tick.wrapping_add(1);
+        let started = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
         self.flag_simple(g, n, &mut row);
         for &i in &self.splits {
             if n >= i + 2 {
@@ -297,7 +305,7 @@ impl Sparse {
                 }
             }
         }
-        let flagged = started.elapsed();
+        let flagged = started.map(|t| t.elapsed());
         let open = row.iter().filter(|&&f| f == 0).count();
         if open > MAX_CANDIDATES {
             // Too many open values for witness searches: every pair, once.
@@ -322,9 +330,11 @@ impl Sparse {
         // Every so often, trade flagged pairs against witness searches:
         // flagging costs a store per pair, searching a long SIMD scan per
         // batch of values still missing.
-        let total = started.elapsed();
-        self.full_flag += flagged;
-        self.full_search += total - flagged;
+        if let (Some(started), Some(flagged)) = (started, flagged) {
+            let total = started.elapsed();
+            self.full_flag += flagged;
+            self.full_search += total - flagged;
+        }
         if n.is_multiple_of(256) {
             if self.full_search > self.full_flag {
                 self.full_window *= 2;
@@ -491,10 +501,14 @@ impl Sparse {
             flag_all_pairs(g, n, &self.splits, row);
             first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
-            let t = Instant::now();
+            // Timed on a sample of searches (see `full_value`).
+            self.tick = self.tick.wrapping_add(1);
+            let t = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
             let mut open = cands.iter().copied();
             let v = least_unwitnessed(g, n, &self.splits, || open.next()).unwrap_or(mo as u32);
-            self.searched += t.elapsed();
+            if let Some(t) = t {
+                self.searched += t.elapsed() * TIME_SAMPLE as u32;
+            }
             v
         };
         self.cands = cands;
