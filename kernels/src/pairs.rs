@@ -163,6 +163,34 @@ pub fn flag_xor_scalar<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]
     }
 }
 
+/// For every `k < lo.len()`: `row[lo[k] ⊕ hi[hi.len() − 1 − k]] = 1`.
+///
+/// The split values of one heap, flagged in its row (`row.len()` a power
+/// of two above every XOR). `lo` and `hi` have the same length.
+#[inline]
+pub fn flag_pairs<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
+    assert_eq!(lo.len(), hi.len(), "flag_pairs: runs of different lengths");
+    assert!(
+        row.len().is_power_of_two(),
+        "flag_pairs: row not a power of two"
+    );
+    let mask = row.len() - 1;
+    let base = row.as_mut_ptr();
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        let j = ((a.get() ^ b.get()) as usize) & mask;
+        debug_assert_eq!(j, (a.get() ^ b.get()) as usize);
+        // SAFETY: j ≤ mask < row.len().
+        unsafe { *base.add(j) = 1 };
+    }
+}
+
+/// Scalar twin of [`flag_pairs`].
+pub fn flag_pairs_scalar<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        row[(a.get() ^ b.get()) as usize] = 1;
+    }
+}
+
 /// For every `j < xs.len()`: `row[xs[j] ⊕ g[top − rs[j]]] = 1`.
 ///
 /// The pairs of one heap with a list of (rare) heaps `rs` whose values are
@@ -391,6 +419,25 @@ mod tests {
                 let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
                 prop_assert_eq!(set, vec![(x ^ *v as u32) as usize]);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn flag_pairs_matches_scalar(
+            pairs in proptest::collection::vec((0u16..64, 0u16..64), 0..200),
+        ) {
+            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
+            let mut a = vec![0u8; 64];
+            let mut b = a.clone();
+            flag_pairs(&mut a, &lo, &hi);
+            flag_pairs_scalar(&mut b, &lo, &hi);
+            prop_assert_eq!(&a, &b);
+            let want: std::collections::BTreeSet<usize> = (0..lo.len())
+                .map(|k| (lo[k] ^ hi[hi.len() - 1 - k]) as usize)
+                .collect();
+            let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
+            prop_assert_eq!(got, want);
         }
     }
 

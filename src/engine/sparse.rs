@@ -17,7 +17,7 @@
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
 use octal_kernels::mex::first_unflagged;
-use octal_kernels::pairs::{find_xor_any, flag_xor, flag_xor_gather, MAX_TARGETS};
+use octal_kernels::pairs::{find_xor_any, flag_pairs, flag_xor, flag_xor_gather, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -44,6 +44,10 @@ const PREFIX_PAIRS: usize = 64;
 /// More open values than this after the cheap flags: flag every pair
 /// instead of searching witnesses (a bound on the worst case).
 const MAX_CANDIDATES: usize = 256;
+/// The same bound without sparse space, where the candidates include every
+/// value up to the bound: most lie above G(n) and are never searched, and
+/// the least unreachable one costs one scan whatever their number.
+const FULL_MAX_CANDIDATES: usize = 1024;
 /// Heaps around the middle whose pairs are flagged with the rare ones:
 /// adapted per block between these bounds so that the time spent on the
 /// flags (parallel) and on witness searches (sequential) stay alike.
@@ -300,14 +304,12 @@ impl Sparse {
                 // values, leaving witness searches for the few still
                 // missing (the count adapts, see below).
                 let mid = half.saturating_sub(self.full_window);
-                for a in mid + 1..=half {
-                    row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
-                }
+                flag_pairs(&mut row, &g[mid + 1..half + 1], &g[m - half..m - mid]);
             }
         }
         let flagged = started.map(|t| t.elapsed());
         let open = row.iter().filter(|&&f| f == 0).count();
-        if open > MAX_CANDIDATES {
+        if open > FULL_MAX_CANDIDATES {
             // Too many open values for witness searches: every pair, once.
             flag_all_pairs(g, n, &self.splits, &mut row);
             let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
@@ -547,9 +549,8 @@ fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8])
     for &i in splits {
         if n >= i + 2 {
             let m = n - i;
-            for a in 1..=m / 2 {
-                row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
-            }
+            let half = m / 2;
+            flag_pairs(row, &g[1..half + 1], &g[m - half..m]);
         }
     }
 }
