@@ -128,12 +128,29 @@ pub fn flag_xor<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
     // read-modify-write. Values ≥ row would be a caller bug; masking keeps
     // the store in bounds (and the tests pin the result to the scalar twin).
     let mask = row - 1;
-    let base = flags.as_mut_ptr();
-    for (k, v) in run.iter().enumerate() {
+    let mut p = flags.as_mut_ptr();
+    // Four rows per step, the row pointer stepped rather than multiplied.
+    let mut quads = run.chunks_exact(4);
+    for q in &mut quads {
+        let j = [0, 1, 2, 3].map(|t| ((x ^ q[t].get()) as usize) & mask);
+        // SAFETY: the 4 rows of this step are below run.len() rows and
+        // each j < row, so every store is inside flags.
+        unsafe {
+            *p.add(j[0]) = 1;
+            *p.add(row + j[1]) = 1;
+            *p.add(2 * row + j[2]) = 1;
+            *p.add(3 * row + j[3]) = 1;
+            p = p.add(4 * row);
+        }
+    }
+    for v in quads.remainder() {
         let j = ((x ^ v.get()) as usize) & mask;
         debug_assert_eq!(j, (x ^ v.get()) as usize);
-        // SAFETY: k < run.len() and j < row, so k * row + j < flags.len().
-        unsafe { *base.add(k * row + j) = 1 };
+        // SAFETY: as above, one row at a time.
+        unsafe {
+            *p.add(j) = 1;
+            p = p.add(row);
+        }
     }
 }
 
@@ -143,6 +160,85 @@ pub fn flag_xor_scalar<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]
     for (k, v) in run.iter().enumerate() {
         let i = k * row + (x ^ v.get()) as usize;
         flags[i] = 1;
+    }
+}
+
+/// For every `k < lo.len()`: `row[lo[k] ⊕ hi[hi.len() − 1 − k]] = 1`.
+///
+/// The split values of one heap, flagged in its row (`row.len()` a power
+/// of two above every XOR). `lo` and `hi` have the same length.
+#[inline]
+pub fn flag_pairs<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
+    assert_eq!(lo.len(), hi.len(), "flag_pairs: runs of different lengths");
+    assert!(
+        row.len().is_power_of_two(),
+        "flag_pairs: row not a power of two"
+    );
+    let mask = row.len() - 1;
+    let base = row.as_mut_ptr();
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        let j = ((a.get() ^ b.get()) as usize) & mask;
+        debug_assert_eq!(j, (a.get() ^ b.get()) as usize);
+        // SAFETY: j ≤ mask < row.len().
+        unsafe { *base.add(j) = 1 };
+    }
+}
+
+/// Scalar twin of [`flag_pairs`].
+pub fn flag_pairs_scalar<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        row[(a.get() ^ b.get()) as usize] = 1;
+    }
+}
+
+/// For every `j < xs.len()`: `row[xs[j] ⊕ g[top − rs[j]]] = 1`.
+///
+/// The pairs of one heap with a list of (rare) heaps `rs` whose values are
+/// `xs`: the partner of `rs[j]` is `top − rs[j]`. Every `rs[j]` must be in
+/// `1..=top`, `top ≤ g.len()`, and every XOR below `row.len()`, a power of
+/// two. No bounds checks in the loop: that is the whole gain over the twin.
+#[inline]
+pub fn flag_xor_gather<V: Value>(row: &mut [u8], xs: &[u32], rs: &[usize], g: &[V], top: usize) {
+    assert_eq!(
+        xs.len(),
+        rs.len(),
+        "flag_xor_gather: lists of different lengths"
+    );
+    assert!(top <= g.len(), "flag_xor_gather: top out of range");
+    assert!(
+        row.len().is_power_of_two(),
+        "flag_xor_gather: row not a power of two"
+    );
+    let (lo, hi) = rs
+        .iter()
+        .fold((usize::MAX, 0), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    assert!(
+        rs.is_empty() || (lo >= 1 && hi <= top),
+        "flag_xor_gather: heap out of range"
+    );
+    let mask = row.len() - 1;
+    let base = row.as_mut_ptr();
+    let g = &g[..top];
+    for (&x, &r) in xs.iter().zip(rs) {
+        // SAFETY: 1 ≤ r ≤ top (asserted), so top − r < top = g.len().
+        let v = unsafe { g.get_unchecked(top - r) }.get();
+        let j = ((x ^ v) as usize) & mask;
+        debug_assert_eq!(j, (x ^ v) as usize);
+        // SAFETY: j ≤ mask < row.len().
+        unsafe { *base.add(j) = 1 };
+    }
+}
+
+/// Scalar twin of [`flag_xor_gather`].
+pub fn flag_xor_gather_scalar<V: Value>(
+    row: &mut [u8],
+    xs: &[u32],
+    rs: &[usize],
+    g: &[V],
+    top: usize,
+) {
+    for (&x, &r) in xs.iter().zip(rs) {
+        row[(x ^ g[top - r].get()) as usize] = 1;
     }
 }
 
@@ -323,6 +419,56 @@ mod tests {
                 let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
                 prop_assert_eq!(set, vec![(x ^ *v as u32) as usize]);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn flag_pairs_matches_scalar(
+            pairs in proptest::collection::vec((0u16..64, 0u16..64), 0..200),
+        ) {
+            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
+            let mut a = vec![0u8; 64];
+            let mut b = a.clone();
+            flag_pairs(&mut a, &lo, &hi);
+            flag_pairs_scalar(&mut b, &lo, &hi);
+            prop_assert_eq!(&a, &b);
+            let want: std::collections::BTreeSet<usize> = (0..lo.len())
+                .map(|k| (lo[k] ^ hi[hi.len() - 1 - k]) as usize)
+                .collect();
+            let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn flag_xor_gather_matches_scalar(
+            g in proptest::collection::vec(0u16..64, 1..200),
+            picks in proptest::collection::vec((0u32..64, any::<usize>()), 0..100),
+            top_pick in any::<usize>(),
+        ) {
+            let top = top_pick % (g.len() + 1);
+            let mut xs = Vec::new();
+            let mut rs = Vec::new();
+            if top >= 1 {
+                for &(x, r) in &picks {
+                    xs.push(x);
+                    rs.push(1 + r % top);
+                }
+            }
+            let mut a = vec![0u8; 64];
+            let mut b = a.clone();
+            flag_xor_gather(&mut a, &xs, &rs, &g, top);
+            flag_xor_gather_scalar(&mut b, &xs, &rs, &g, top);
+            prop_assert_eq!(&a, &b);
+            let want: std::collections::BTreeSet<usize> = xs
+                .iter()
+                .zip(&rs)
+                .map(|(&x, &r)| (x ^ g[top - r] as u32) as usize)
+                .collect();
+            let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
+            prop_assert_eq!(got, want);
         }
     }
 

@@ -17,10 +17,9 @@
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
 use octal_kernels::mex::first_unflagged;
-use octal_kernels::pairs::{find_xor_any, flag_xor, MAX_TARGETS};
+use octal_kernels::pairs::{find_xor_any, flag_pairs, flag_xor, flag_xor_gather, MAX_TARGETS};
 use octal_kernels::Value;
 use rayon::prelude::*;
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::mask::{Histogram, Mask, MaskSpec};
@@ -45,11 +44,17 @@ const PREFIX_PAIRS: usize = 64;
 /// More open values than this after the cheap flags: flag every pair
 /// instead of searching witnesses (a bound on the worst case).
 const MAX_CANDIDATES: usize = 256;
+/// The same bound without sparse space, where the candidates include every
+/// value up to the bound: most lie above G(n) and are never searched, and
+/// the least unreachable one costs one scan whatever their number.
+const FULL_MAX_CANDIDATES: usize = 1024;
 /// Heaps around the middle whose pairs are flagged with the rare ones:
 /// adapted per block between these bounds so that the time spent on the
 /// flags (parallel) and on witness searches (sequential) stay alike.
 const MIN_WINDOW: usize = 16;
 const MAX_WINDOW: usize = 4096;
+/// One heap in this many has its flag and search phases timed.
+const TIME_SAMPLE: usize = 8;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 
@@ -86,6 +91,8 @@ pub struct Sparse {
     /// Current window size, and time in witness searches this block.
     window: usize,
     searched: std::time::Duration,
+    /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
+    tick: usize,
     /// The same trade without sparse space: pairs flagged per split
     /// distance, and time spent flagging and searching lately.
     full_window: usize,
@@ -101,6 +108,8 @@ struct State {
     hist: Histogram,
     mask: Option<Mask>,
     rare: Vec<usize>,
+    /// `rare_x[j] = G(rare[j])`.
+    rare_x: Vec<u32>,
     next_choice: usize,
 }
 
@@ -155,6 +164,7 @@ impl Sparse {
             cands: Vec::new(),
             window: 256,
             searched: std::time::Duration::ZERO,
+            tick: 0,
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
             full_search: std::time::Duration::ZERO,
@@ -202,10 +212,12 @@ impl Sparse {
         if mask != st.mask {
             st.mask = mask;
             st.rare.clear();
+            st.rare_x.clear();
             if let Some(m) = mask {
                 let i0 = self.i0;
                 st.rare
                     .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
+                st.rare_x.extend(st.rare.iter().map(|&r| g[r].get()));
             }
         }
     }
@@ -218,6 +230,7 @@ impl Sparse {
         if let Some(m) = self.state.mask {
             if n >= 1 && m.is_rare(n, v, self.i0) {
                 self.state.rare.push(n);
+                self.state.rare_x.push(v);
             }
         }
         self.state.built = n + 1;
@@ -278,7 +291,10 @@ impl Sparse {
         if self.zeros.len() < bound {
             self.zeros.resize(bound, 0);
         }
-        let started = Instant::now();
+        // Timed on a sample of heaps only: reading the clock costs about as
+        // much as a small heap's work.
+        self.tick = self.tick.wrapping_add(1);
+        let started = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
         self.flag_simple(g, n, &mut row);
         for &i in &self.splits {
             if n >= i + 2 {
@@ -288,14 +304,12 @@ impl Sparse {
                 // values, leaving witness searches for the few still
                 // missing (the count adapts, see below).
                 let mid = half.saturating_sub(self.full_window);
-                for a in mid + 1..=half {
-                    row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
-                }
+                flag_pairs(&mut row, &g[mid + 1..half + 1], &g[m - half..m - mid]);
             }
         }
-        let flagged = started.elapsed();
+        let flagged = started.map(|t| t.elapsed());
         let open = row.iter().filter(|&&f| f == 0).count();
-        if open > MAX_CANDIDATES {
+        if open > FULL_MAX_CANDIDATES {
             // Too many open values for witness searches: every pair, once.
             flag_all_pairs(g, n, &self.splits, &mut row);
             let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
@@ -318,9 +332,11 @@ impl Sparse {
         // Every so often, trade flagged pairs against witness searches:
         // flagging costs a store per pair, searching a long SIMD scan per
         // batch of values still missing.
-        let total = started.elapsed();
-        self.full_flag += flagged;
-        self.full_search += total - flagged;
+        if let (Some(started), Some(flagged)) = (started, flagged) {
+            let total = started.elapsed();
+            self.full_flag += flagged;
+            self.full_search += total - flagged;
+        }
         if n.is_multiple_of(256) {
             if self.full_search > self.full_flag {
                 self.full_window *= 2;
@@ -447,13 +463,12 @@ impl Sparse {
         let n = g.len();
         self.flag_simple(g, n, row);
         let rare = &self.state.rare;
-        // Rare heaps of earlier blocks whose partner is in this block.
-        for &r in rare[..new_start].iter().take_while(|&&r| r + n0 <= n) {
-            let x = g[r].get();
-            for &i in &self.splits {
-                if n >= n0 + i + r {
-                    row[(x ^ g[n - i - r].get()) as usize] = 1;
-                }
+        // Rare heaps of earlier blocks whose partner is in this block:
+        // those with r ≤ n − n0 − i, a prefix of the sorted list.
+        for &i in &self.splits {
+            if n >= n0 + i {
+                let k = rare[..new_start].partition_point(|&r| r + n0 + i <= n);
+                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g, n - i);
             }
         }
         // Rare heaps of this block, with any partner.
@@ -488,10 +503,14 @@ impl Sparse {
             flag_all_pairs(g, n, &self.splits, row);
             first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
-            let t = Instant::now();
+            // Timed on a sample of searches (see `full_value`).
+            self.tick = self.tick.wrapping_add(1);
+            let t = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
             let mut open = cands.iter().copied();
             let v = least_unwitnessed(g, n, &self.splits, || open.next()).unwrap_or(mo as u32);
-            self.searched += t.elapsed();
+            if let Some(t) = t {
+                self.searched += t.elapsed() * TIME_SAMPLE as u32;
+            }
             v
         };
         self.cands = cands;
@@ -530,9 +549,8 @@ fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8])
     for &i in splits {
         if n >= i + 2 {
             let m = n - i;
-            for a in 1..=m / 2 {
-                row[(g[a].get() ^ g[m - a].get()) as usize] = 1;
-            }
+            let half = m / 2;
+            flag_pairs(row, &g[1..half + 1], &g[m - half..m]);
         }
     }
 }
@@ -557,21 +575,21 @@ fn least_unwitnessed<V: Value>(
         .filter(|&&i| n >= i + 2)
         .map(|&i| (n - i) / 2)
         .sum();
-    // (value, position at which it has been checked against every pair)
-    let mut active: VecDeque<(u32, usize)> = VecDeque::with_capacity(MAX_TARGETS);
+    // (value, position at which it has been checked against every pair),
+    // oldest first: fixed arrays, as this runs once per heap.
+    let mut active = Active::default();
     let mut pos = 0usize;
-    let mut refill = |active: &mut VecDeque<(u32, usize)>, pos: usize| {
-        while active.len() < MAX_TARGETS {
+    let mut refill = |active: &mut Active, pos: usize| {
+        while active.len < MAX_TARGETS {
             match next() {
-                Some(v) => active.push_back((v, pos + total)),
+                Some(v) => active.push((v, pos + total)),
                 None => break,
             }
         }
     };
     refill(&mut active, pos);
-    let mut targets: Vec<u32> = active.iter().map(|&(v, _)| v).collect();
-    if total == 0 || targets.is_empty() {
-        return targets.first().copied();
+    if total == 0 || active.len == 0 {
+        return active.front().map(|(v, _)| v);
     }
     loop {
         let mut c = 0;
@@ -592,25 +610,23 @@ fn least_unwitnessed<V: Value>(
                 while a0 < a1 {
                     let deadline = active.front().expect("an open candidate").1;
                     let lim = a1.min(a0 + (deadline - pos));
-                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], &targets) {
+                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], active.targets()) {
                         Some(k) => {
                             let a = a0 + k;
                             let x = g[a].get() ^ g[m - a].get();
                             pos += k + 1;
                             a0 = a + 1;
-                            active.retain(|&(v, _)| v != x);
+                            active.remove(x);
                             refill(&mut active, pos);
-                            if active.is_empty() {
+                            if active.len == 0 {
                                 return None;
                             }
-                            targets.clear();
-                            targets.extend(active.iter().map(|&(v, _)| v));
                         }
                         None => {
                             pos += lim - a0;
                             a0 = lim;
                             if pos == deadline {
-                                return active.front().map(|&(v, _)| v);
+                                return active.front().map(|(v, _)| v);
                             }
                         }
                     }
@@ -621,6 +637,41 @@ fn least_unwitnessed<V: Value>(
             }
             c += 1;
         }
+    }
+}
+
+/// The candidates [`least_unwitnessed`] looks for, oldest first, with
+/// their targets kept contiguous for [`find_xor_any`].
+#[derive(Default)]
+struct Active {
+    targets: [u32; MAX_TARGETS],
+    deadlines: [usize; MAX_TARGETS],
+    len: usize,
+}
+
+impl Active {
+    fn push(&mut self, (v, deadline): (u32, usize)) {
+        self.targets[self.len] = v;
+        self.deadlines[self.len] = deadline;
+        self.len += 1;
+    }
+    fn front(&self) -> Option<(u32, usize)> {
+        (self.len > 0).then(|| (self.targets[0], self.deadlines[0]))
+    }
+    fn targets(&self) -> &[u32] {
+        &self.targets[..self.len]
+    }
+    /// Removes every candidate equal to `v`, keeping the order.
+    fn remove(&mut self, v: u32) {
+        let mut k = 0;
+        for j in 0..self.len {
+            if self.targets[j] != v {
+                self.targets[k] = self.targets[j];
+                self.deadlines[k] = self.deadlines[j];
+                k += 1;
+            }
+        }
+        self.len = k;
     }
 }
 
