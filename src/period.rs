@@ -66,20 +66,21 @@ impl Bound {
         // Destructured in full so that a new kind of move (unequal splits,
         // three-heap splits) fails to compile here until someone derives
         // its bound or returns None for it.
-        let Rules {
-            take_all,
-            take_leave_one,
-            take_split,
-            take_split3,
-            unequal_splits,
-        } = code.rules();
+        let rules = code.rules();
         // The Guy–Smith argument maps a split a+b of n to a+(b−p) of n−p;
         // with unequal splits the image may be an equal split, which is
         // not a move, so no bound follows. Three-heap splits are not
         // derived here (docs/periodicity.md): no proof is claimed.
-        if unequal_splits || !take_split3.is_empty() {
+        if !rules.is_octal() {
             return None;
         }
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+            take_split3: _,
+            unequal_splits: _,
+        } = rules;
         let max = |v: &[usize]| v.iter().max().map(|&i| i as u64);
         Some(Bound {
             take_all: max(&take_all).map_or(0, |i| i + 1),

@@ -117,18 +117,19 @@ impl Sparse {
     pub fn new(code: &Code, threads: usize, spec: MaskSpec) -> Result<Sparse, SparseError> {
         // Exhaustive on purpose: a new kind of move must be taught to this
         // engine before it compiles, never silently ignored.
-        let Rules {
-            take_all,
-            take_leave_one,
-            take_split,
-            take_split3,
-            unequal_splits,
-        } = code.rules();
-        if unequal_splits || !take_split3.is_empty() {
+        let rules = code.rules();
+        if !rules.is_octal() {
             return Err(SparseError::Unsupported {
                 code: code.to_string(),
             });
         }
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+            take_split3: _,
+            unequal_splits: _,
+        } = rules;
         let i0 = take_split.first().copied().unwrap_or(0);
         let allow_pp = take_split.iter().all(|&i| (i ^ i0) & 1 == 0);
         if let MaskSpec::Fixed(m) = spec {
