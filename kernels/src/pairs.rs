@@ -169,19 +169,44 @@ pub fn flag_xor_scalar<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]
 /// of two above every XOR). `lo` and `hi` have the same length.
 #[inline]
 pub fn flag_pairs<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
+    let or = flag_pairs_or(row, lo, hi);
+    debug_assert!((or as usize) < row.len(), "flag_pairs: XOR out of range");
+}
+
+/// [`flag_pairs`], returning the OR of every XOR (so a caller can check
+/// cheaply that all of them were below `row.len()`: above, they were
+/// wrapped into the row, never written outside it).
+fn flag_pairs_or<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) -> u32 {
     assert_eq!(lo.len(), hi.len(), "flag_pairs: runs of different lengths");
     assert!(
         row.len().is_power_of_two(),
         "flag_pairs: row not a power of two"
     );
+    #[cfg(target_arch = "x86_64")]
+    {
+        if lo.len() >= 32
+            && row.len() <= 1 << 16
+            && TypeId::of::<V>() == TypeId::of::<u16>()
+            && std::arch::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: V is u16 (checked above); AVX2 is present.
+            return unsafe {
+                let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u16, lo.len());
+                let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u16, hi.len());
+                avx2::flag_pairs_u16(row, lo, hi) as u32
+            };
+        }
+    }
     let mask = row.len() - 1;
     let base = row.as_mut_ptr();
+    let mut or = 0;
     for (a, b) in lo.iter().zip(hi.iter().rev()) {
-        let j = ((a.get() ^ b.get()) as usize) & mask;
-        debug_assert_eq!(j, (a.get() ^ b.get()) as usize);
-        // SAFETY: j ≤ mask < row.len().
-        unsafe { *base.add(j) = 1 };
+        let x = a.get() ^ b.get();
+        or |= x;
+        // SAFETY: masked below row.len().
+        unsafe { *base.add(x as usize & mask) = 1 };
     }
+    or
 }
 
 /// Scalar twin of [`flag_pairs`].
@@ -242,6 +267,248 @@ pub fn flag_xor_gather_scalar<V: Value>(
     }
 }
 
+/// Largest set (in values) whose bitset the AVX-512 path of
+/// [`or_pair_xors`] keeps in registers (beyond, byte rows: measured).
+pub const REGISTER_SET_MAX: usize = 8192;
+
+/// For every `k < lo.len()`: sets bit `lo[k] ⊕ hi[hi.len() − 1 − k]` of
+/// `bits` (bit `v` is bit `v % 64` of `bits[v / 64]`).
+///
+/// The values of all the splits along one diagonal, as a set: `lo` and
+/// `hi` have the same length, `bits.len()` is a power of two and every XOR
+/// must be below `64 · bits.len()` (else this panics; `bits` is then left
+/// with wrapped values, never written out of bounds). `bytes` is scratch.
+///
+/// With AVX-512 and a set of at most [`REGISTER_SET_MAX`] values, the set
+/// itself sits in registers as lookup tables: each batch of 32 XORs is
+/// looked up there and only values not yet in the set are written (to a
+/// list applied and reloaded every chunk). After the first few thousand
+/// pairs almost every value is known, so this costs a few vector
+/// instructions per 32 pairs instead of a store per pair. Otherwise every
+/// pair is a byte store in a row (no read-modify-write), packed at the end.
+pub fn or_pair_xors<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V], bytes: &mut Vec<u8>) {
+    assert_eq!(
+        lo.len(),
+        hi.len(),
+        "or_pair_xors: runs of different lengths"
+    );
+    assert!(
+        bits.len().is_power_of_two(),
+        "or_pair_xors: bits not a power of two"
+    );
+    let bound = 64 * bits.len();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if lo.len() >= 256
+            && bound <= REGISTER_SET_MAX
+            && TypeId::of::<V>() == TypeId::of::<u16>()
+            && avx512::available()
+        {
+            // SAFETY: V is u16 (checked above); the features are present.
+            let or = unsafe {
+                let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u16, lo.len());
+                let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u16, hi.len());
+                avx512::or_pair_xors(bits, lo, hi)
+            };
+            assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
+            return;
+        }
+    }
+    if lo.len() < bound / 4 {
+        // Short runs: fewer bit updates than a row would cost to clear.
+        or_pair_xors_scalar(bits, lo, hi);
+        return;
+    }
+    bytes.clear();
+    bytes.resize(bound, 0);
+    let or = flag_pairs_or(bytes, lo, hi);
+    assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
+    for (w, row) in bits.iter_mut().zip(bytes.chunks_exact(64)) {
+        let mut m = 0u64;
+        for (j, &b) in row.iter().enumerate() {
+            m |= ((b != 0) as u64) << j;
+        }
+        *w |= m;
+    }
+}
+
+/// Scalar twin of [`or_pair_xors`].
+pub fn or_pair_xors_scalar<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V]) {
+    assert_eq!(
+        lo.len(),
+        hi.len(),
+        "or_pair_xors: runs of different lengths"
+    );
+    for (a, b) in lo.iter().zip(hi.iter().rev()) {
+        let v = (a.get() ^ b.get()) as usize;
+        bits[v / 64] |= 1 << (v % 64);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Pairs per chunk at most, between two reloads of the tables.
+    const CHUNK: usize = 2048;
+    /// Pairs in the first chunk (where most values are new).
+    const FIRST_CHUNK: usize = 128;
+    /// A chunk with fewer new values than one per this many pairs makes
+    /// the next one take the branchy loop.
+    const QUIET: usize = 256;
+
+    pub fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+
+    /// See [`super::or_pair_xors`]; returns the OR of every XOR. Needs
+    /// `64 · bits.len() ≤ REGISTER_SET_MAX`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
+        // The set as u16 words (bit v of word v / 16: the same bits as the
+        // u64 words on a little-endian machine), padded to whole tables of
+        // 1024 values.
+        let bound = 64 * bits.len();
+        if bound >= 1024 {
+            let words = std::slice::from_raw_parts_mut(bits.as_mut_ptr() as *mut u16, bound / 16);
+            match bound / 1024 {
+                1 => run::<1>(words, lo, hi),
+                2 => run::<2>(words, lo, hi),
+                4 => run::<4>(words, lo, hi),
+                8 => run::<8>(words, lo, hi),
+                _ => unreachable!("bound checked by the caller"),
+            }
+        } else {
+            let mut words = [0u16; 64];
+            for (j, w) in bits.iter().enumerate() {
+                for q in 0..4 {
+                    words[4 * j + q] = (w >> (16 * q)) as u16;
+                }
+            }
+            let or = run::<1>(&mut words, lo, hi);
+            for (j, w) in bits.iter_mut().enumerate() {
+                *w = (0..4).fold(0, |a, q| a | (words[4 * j + q] as u64) << (16 * q));
+            }
+            or
+        }
+    }
+
+    /// Looks up the XORs of pairs `k0..k1` (whole batches of 32) in the
+    /// tables `t`; appends those not found to `news`, returns how many.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    unsafe fn step<const P: usize, const BRANCHY: bool>(
+        lo: &[u16],
+        hi: &[u16],
+        k0: usize,
+        k1: usize,
+        t: &[__m512i; 16],
+        or: &mut __m512i,
+        news: &mut [u16; CHUNK + 32],
+    ) -> usize {
+        let n = lo.len();
+        debug_assert!(k1 <= n && k1 - k0 <= CHUNK && (k1 - k0).is_multiple_of(32));
+        let rev = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        let c15 = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        let mut acc = *or;
+        let mut fill = 0usize;
+        let mut k = k0;
+        while k < k1 {
+            let a = _mm512_loadu_si512(lo.as_ptr().add(k) as *const _);
+            let b = _mm512_loadu_si512(hi.as_ptr().add(n - k - 32) as *const _);
+            let v = _mm512_xor_si512(a, _mm512_permutexvar_epi16(rev, b));
+            acc = _mm512_or_si512(acc, v);
+            let w = _mm512_srli_epi16::<4>(v);
+            let mut r = [_mm512_setzero_si512(); 8];
+            for p in 0..P {
+                r[p] = _mm512_permutex2var_epi16(t[2 * p], w, t[2 * p + 1]);
+            }
+            let mut q = P;
+            let mut bit = 64;
+            while q > 1 {
+                let m = _mm512_test_epi16_mask(w, _mm512_set1_epi16(bit));
+                for p in 0..q / 2 {
+                    r[p] = _mm512_mask_blend_epi16(m, r[2 * p], r[2 * p + 1]);
+                }
+                q /= 2;
+                bit *= 2;
+            }
+            let present = _mm512_srlv_epi16(r[0], _mm512_and_si512(v, c15));
+            let miss = _mm512_testn_epi16_mask(present, one);
+            // At most 32 values from `fill ≤ k − k0 ≤ CHUNK − 32`: inside.
+            if !BRANCHY || miss != 0 {
+                _mm512_storeu_si512(
+                    news.as_mut_ptr().add(fill) as *mut _,
+                    _mm512_maskz_compress_epi16(miss, v),
+                );
+                fill += miss.count_ones() as usize;
+            }
+            k += 32;
+        }
+        *or = acc;
+        fill
+    }
+
+    /// The set of `P · 1024` values in `2P` registers of 32 words each;
+    /// a value's word is picked by `vpermi2w` from each pair of registers,
+    /// then by its high bits among the `P` results.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    unsafe fn run<const P: usize>(words: &mut [u16], lo: &[u16], hi: &[u16]) -> u16 {
+        assert_eq!(words.len(), 64 * P);
+        let n = lo.len();
+        let wmask = 64 * P - 1;
+        let base = words.as_mut_ptr();
+        let mut news = [0u16; CHUNK + 32];
+        let mut t = [_mm512_setzero_si512(); 16];
+        let mut or = _mm512_setzero_si512();
+        let mut k = 0;
+        let mut chunk = FIRST_CHUNK;
+        let mut quiet = false;
+        let whole = n - n % 32;
+        while k < whole {
+            for (j, tj) in t.iter_mut().enumerate().take(2 * P) {
+                *tj = _mm512_loadu_si512(base.add(32 * j) as *const _);
+            }
+            let end = (k + chunk).min(whole);
+            // Few new values lately: a branch (rarely taken) is cheaper
+            // than compressing every batch.
+            let fill = if quiet {
+                step::<P, true>(lo, hi, k, end, &t, &mut or, &mut news)
+            } else {
+                step::<P, false>(lo, hi, k, end, &t, &mut or, &mut news)
+            };
+            let len = end - k;
+            k = end;
+            for &v in &news[..fill] {
+                *base.add((v as usize >> 4) & wmask) |= 1 << (v & 15);
+            }
+            if fill * 8 < len {
+                chunk = (chunk * 2).min(CHUNK);
+            }
+            quiet = fill * QUIET < len;
+        }
+        let mut or = {
+            let mut x = [0u16; 32];
+            _mm512_storeu_si512(x.as_mut_ptr() as *mut _, or);
+            x.iter().fold(0, |a, &b| a | b)
+        };
+        for j in whole..n {
+            let v = lo[j] ^ hi[n - 1 - j];
+            or |= v;
+            *base.add((v as usize >> 4) & wmask) |= 1 << (v & 15);
+        }
+        or
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
@@ -255,6 +522,46 @@ mod avx2 {
             14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
         );
         _mm256_permute4x64_epi64(_mm256_shuffle_epi8(x, m), 0x4e)
+    }
+
+    /// `row[lo[k] ⊕ hi[n − 1 − k]] = 1` (indices wrapped into the row, a
+    /// power of two ≤ 65536); returns the OR of the XORs. 32 XORs at a
+    /// time into a buffer, then 32 plain byte stores.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn flag_pairs_u16(row: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
+        let n = lo.len();
+        let mask = (row.len() - 1) as u16;
+        let m = _mm256_set1_epi16(mask as i16);
+        let base = row.as_mut_ptr();
+        let mut buf = [0u16; 32];
+        let mut or = _mm256_setzero_si256();
+        let mut k = 0;
+        while k + 32 <= n {
+            let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
+            let a1 = _mm256_loadu_si256(lo.as_ptr().add(k + 16) as *const __m256i);
+            let b0 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
+            let b1 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 32) as *const __m256i);
+            let x0 = _mm256_xor_si256(a0, rev16(b0));
+            let x1 = _mm256_xor_si256(a1, rev16(b1));
+            or = _mm256_or_si256(or, _mm256_or_si256(x0, x1));
+            _mm256_storeu_si256(buf.as_mut_ptr() as *mut __m256i, _mm256_and_si256(x0, m));
+            _mm256_storeu_si256(
+                buf.as_mut_ptr().add(16) as *mut __m256i,
+                _mm256_and_si256(x1, m),
+            );
+            for &j in &buf {
+                *base.add(j as usize) = 1;
+            }
+            k += 32;
+        }
+        _mm256_storeu_si256(buf.as_mut_ptr() as *mut __m256i, or);
+        let mut or = buf[..16].iter().fold(0, |a, &b| a | b);
+        for j in k..n {
+            let x = lo[j] ^ hi[n - 1 - j];
+            or |= x;
+            *base.add((x & mask) as usize) = 1;
+        }
+        or
     }
 
     #[target_feature(enable = "avx2")]
@@ -470,6 +777,90 @@ mod tests {
             let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
             prop_assert_eq!(got, want);
         }
+    }
+
+    /// `len` values below `bound`: mostly a few common ones, with rare
+    /// others scattered to the end (as in a Grundy sequence, where new
+    /// XORs keep turning up late in a diagonal).
+    fn skewed(seed: u64, len: usize, bound: u32, common: u32) -> Vec<u16> {
+        let mut s = seed | 1;
+        (0..len)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let v = if s.is_multiple_of(16) {
+                    s >> 8
+                } else {
+                    (s >> 8) % common as u64
+                };
+                (v % bound as u64) as u16
+            })
+            .collect()
+    }
+
+    fn check_or_pair_xors(bound: usize, lo: &[u16], hi: &[u16], init: u64) {
+        let words = bound / 64;
+        let start: Vec<u64> = (0..words as u64)
+            .map(|j| init.rotate_left(j as u32) & init.rotate_right(3 * j as u32))
+            .collect();
+        let mut want = start.clone();
+        or_pair_xors_scalar(&mut want, lo, hi);
+        let mut got = start.clone();
+        let mut bytes = Vec::new();
+        or_pair_xors(&mut got, lo, hi, &mut bytes);
+        assert_eq!(got, want, "bound {bound}, {} pairs", lo.len());
+        let lo32: Vec<u32> = lo.iter().map(|&x| x as u32).collect();
+        let hi32: Vec<u32> = hi.iter().map(|&x| x as u32).collect();
+        let mut got = start;
+        or_pair_xors(&mut got, &lo32, &hi32, &mut bytes);
+        assert_eq!(got, want, "u32, bound {bound}, {} pairs", lo.len());
+    }
+
+    proptest! {
+        #[test]
+        fn or_pair_xors_matches_scalar(
+            log in 6u32..=15,
+            len in 0usize..5000,
+            seed in any::<u64>(),
+            common in 1u32..300,
+            init in any::<u64>(),
+        ) {
+            let bound = 1usize << log;
+            let g = skewed(seed, 2 * len, bound as u32, common);
+            check_or_pair_xors(bound, &g[..len], &g[len..], init);
+            // The same run with an unrelated tail: lengths not a multiple of 32.
+            let cut = len - len % 7;
+            check_or_pair_xors(bound, &g[..cut], &g[len..len + cut], 0);
+        }
+    }
+
+    #[test]
+    fn or_pair_xors_long_diagonals() {
+        // Long enough for every chunk size, every table count.
+        for log in [6, 9, 10, 11, 12, 13, 14] {
+            let bound = 1usize << log;
+            for len in [100_000, 65_537] {
+                let g = skewed(log as u64 * 977 + len as u64, 2 * len, bound as u32, 700);
+                check_or_pair_xors(bound, &g[..len], &g[len..], 0);
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn or_pair_xors_refuses_values_above_the_bound() {
+        let g = skewed(5, 4000, 2048, 100);
+        let mut bits = vec![0u64; 16];
+        or_pair_xors(&mut bits, &g[..2000], &g[2000..], &mut Vec::new());
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn or_pair_xors_refuses_values_above_the_bound_bytes() {
+        let g = skewed(5, 40_000, 1 << 15, 100);
+        let mut bits = vec![0u64; 256];
+        or_pair_xors(&mut bits, &g[..20_000], &g[20_000..], &mut Vec::new());
     }
 
     #[test]

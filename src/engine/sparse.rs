@@ -22,6 +22,7 @@ use octal_kernels::Value;
 use rayon::prelude::*;
 use std::time::Instant;
 
+use super::diagonal::Diagonals;
 use super::mask::{Histogram, Mask, MaskSpec};
 use super::{fit, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
@@ -98,6 +99,9 @@ pub struct Sparse {
     full_window: usize,
     full_flag: std::time::Duration,
     full_search: std::time::Duration,
+    /// Without sparse space, the diagonal method when it beats the
+    /// witness search (see [`Diagonals::worth_it`]).
+    diagonals: Option<Diagonals>,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -118,6 +122,7 @@ impl Sparse {
         // Exhaustive on purpose: a new kind of move must be taught to this
         // engine before it compiles, never silently ignored.
         let rules = code.rules();
+        let diagonals = Diagonals::new(&rules).filter(|_| Diagonals::worth_it(&rules));
         if !rules.is_octal() {
             return Err(SparseError::Unsupported {
                 code: code.to_string(),
@@ -169,12 +174,16 @@ impl Sparse {
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
             full_search: std::time::Duration::ZERO,
+            diagonals,
         })
     }
 
     /// Makes the state describe `g` (all known values).
     fn rebuild<V: Value>(&mut self, g: &[V]) {
         self.state = State::default();
+        if let Some(d) = &mut self.diagonals {
+            d.clear();
+        }
         for (n, v) in g.iter().enumerate() {
             self.note(n, v.get());
         }
@@ -286,6 +295,9 @@ impl Sparse {
     fn full_value<V: Value>(&mut self, g: &[V]) -> u32 {
         let n = g.len();
         let bound = self.bound();
+        if let Some(d) = &mut self.diagonals {
+            return d.value(g, bound, self.pool.as_ref());
+        }
         let mut row = std::mem::take(&mut self.flags);
         row.clear();
         row.resize(bound, 0);
