@@ -20,8 +20,14 @@
 //!
 //! A diagonal missing from the ring (a run resumed from a prefix, or the
 //! sparse engine coming back from sparse space) is computed on demand. A
-//! long diagonal can be split between two threads, each filling its own
-//! set, then OR-ed.
+//! long diagonal can be shared with a second thread: both take slices of
+//! it in turn, each into its own set, OR-ed at the end.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use octal_kernels::pairs::or_pair_xors;
 use octal_kernels::Value;
@@ -29,9 +35,17 @@ use octal_kernels::Value;
 use super::{fit, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
-/// Pairs below which a diagonal is not worth splitting between threads
-/// (the hand-over costs a few microseconds).
-const PARALLEL_PAIRS: usize = 1 << 15;
+/// Pairs below which a diagonal is not worth sharing between threads.
+const PARALLEL_PAIRS: usize = 1 << 14;
+/// Pairs per slice of a shared diagonal, at least (each slice is claimed
+/// by whichever thread is free, so a descheduled helper delays little).
+const SLICE_PAIRS: usize = 1 << 13;
+/// Most slices per shared diagonal.
+const MAX_SLICES: usize = 32;
+/// Shared diagonals per check of the time spent waiting for the helper.
+const SHARED_SAMPLE: u32 = 32;
+/// Diagonals not shared after too much waiting.
+const PAUSE: u32 = 512;
 
 /// Cached diagonal sets of one game; see the module documentation.
 pub struct Diagonals {
@@ -45,9 +59,18 @@ pub struct Diagonals {
     /// Width of every set, in 64-bit words (a power of two).
     words: usize,
     union: Vec<u64>,
-    /// Per-thread sets and byte scratch for a diagonal split in two.
+    /// Per-thread sets and byte scratch for a shared diagonal.
     halves: [Vec<u64>; 2],
     scratch: [Vec<u8>; 2],
+    /// Two threads wanted; the helper is started on first use.
+    parallel: bool,
+    helper: Option<Helper>,
+    /// Time in shared diagonals lately, and the part of it spent waiting
+    /// for the helper; while `pause > 0`, diagonals are not shared.
+    shared_time: Duration,
+    waited: Duration,
+    shared_jobs: u32,
+    pause: u32,
     /// Diagonals computed (for tests and statistics).
     computed: u64,
     /// Diagonals of at least this many pairs are split between threads.
@@ -63,7 +86,7 @@ struct Slot {
 impl Diagonals {
     /// The method for `rules`, or `None` when the game has moves it does
     /// not know (three-heap splits).
-    pub fn new(rules: &Rules) -> Option<Diagonals> {
+    pub fn new(rules: &Rules, threads: usize) -> Option<Diagonals> {
         let Rules {
             take_all,
             take_leave_one,
@@ -88,6 +111,12 @@ impl Diagonals {
             union: Vec::new(),
             halves: [Vec::new(), Vec::new()],
             scratch: [Vec::new(), Vec::new()],
+            parallel: threads > 1,
+            helper: None,
+            shared_time: Duration::ZERO,
+            waited: Duration::ZERO,
+            shared_jobs: 0,
+            pause: 0,
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
         })
@@ -122,14 +151,8 @@ impl Diagonals {
     }
 
     /// G(n) for `n = g.len()`, given G(0), …, G(n−1) in `g`; `bound` is a
-    /// power of two above every value of `g` (so above every XOR). A
-    /// second thread of `pool`, if any, shares long diagonals.
-    pub fn value<V: Value>(
-        &mut self,
-        g: &[V],
-        bound: usize,
-        pool: Option<&rayon::ThreadPool>,
-    ) -> u32 {
+    /// power of two above every value of `g` (so above every XOR).
+    pub fn value<V: Value>(&mut self, g: &[V], bound: usize) -> u32 {
         assert!(bound.is_power_of_two(), "bound not a power of two");
         let n = g.len();
         let words = (bound / 64).max(1);
@@ -161,7 +184,7 @@ impl Diagonals {
                 let s = n - t;
                 let k = s % self.ring.len();
                 if self.ring[k].s != Some(s) {
-                    self.compute(g, s, k, pool);
+                    self.compute(g, s, k);
                 }
                 for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
                     *u |= b;
@@ -177,7 +200,7 @@ impl Diagonals {
     }
 
     /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)).
-    fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize, pool: Option<&rayon::ThreadPool>) {
+    fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize) {
         let words = self.words;
         let top = if self.unequal { (s - 1) / 2 } else { s / 2 };
         let lo = &g[1..top + 1];
@@ -186,28 +209,222 @@ impl Diagonals {
         slot.s = None;
         slot.bits.clear();
         slot.bits.resize(words, 0);
-        match pool {
-            Some(pool) if top >= self.parallel_pairs => {
-                // Pairs k < h on one thread, the rest on the other.
-                let h = top / 2;
-                let [s0, s1] = &mut self.scratch;
-                let [b0, b1] = &mut self.halves;
-                for b in [&mut *b0, &mut *b1] {
-                    b.clear();
-                    b.resize(words, 0);
-                }
-                pool.join(
-                    || or_pair_xors(b0, &lo[..h], &hi[top - h..], s0),
-                    || or_pair_xors(b1, &lo[h..], &hi[..top - h], s1),
-                );
-                for ((w, x), y) in slot.bits.iter_mut().zip(&*b0).zip(&*b1) {
-                    *w = x | y;
-                }
+        self.pause = self.pause.saturating_sub(1);
+        if self.parallel && self.pause == 0 && top >= self.parallel_pairs {
+            let started = Instant::now();
+            let helper = self.helper.get_or_insert_with(Helper::start);
+            let slices = (top / SLICE_PAIRS).clamp(2, MAX_SLICES);
+            for b in &mut self.halves {
+                b.clear();
+                b.resize(words, 0);
             }
-            _ => or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]),
+            // Each thread only ever touches its own set and scratch.
+            let mine = [
+                Mine::new(&mut self.halves[0], &mut self.scratch[0]),
+                Mine::new(&mut self.halves[1], &mut self.scratch[1]),
+            ];
+            let job = |slice: usize, thread: usize| {
+                // Pairs k in a..b: lo[a..b] against hi[top − b..top − a].
+                let a = top * slice / slices;
+                let b = top * (slice + 1) / slices;
+                // SAFETY: thread 0 is this one, thread 1 the helper; each
+                // uses its own entry, and `run` returns only when both are
+                // done with the job.
+                let (bits, scratch) = unsafe { mine[thread].get() };
+                or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
+            };
+            let waited = helper.run(slices, &job);
+            for ((w, x), y) in slot
+                .bits
+                .iter_mut()
+                .zip(&self.halves[0])
+                .zip(&self.halves[1])
+            {
+                *w = x | y;
+            }
+            // A helper that keeps us waiting (a busy machine: it gets
+            // descheduled holding a slice) is left out for a while.
+            self.shared_time += started.elapsed();
+            self.waited += waited;
+            self.shared_jobs += 1;
+            if self.shared_jobs == SHARED_SAMPLE {
+                if self.waited * 4 > self.shared_time {
+                    self.pause = PAUSE;
+                }
+                self.shared_jobs = 0;
+                self.shared_time = Duration::ZERO;
+                self.waited = Duration::ZERO;
+            }
+        } else {
+            or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]);
         }
         slot.s = Some(s);
         self.computed += 1;
+    }
+}
+
+/// One thread's set and scratch, lent to a shared job.
+struct Mine(*mut Vec<u64>, *mut Vec<u8>);
+
+// SAFETY: handed to exactly one thread at a time (see `compute`).
+unsafe impl Sync for Mine {}
+
+impl Mine {
+    fn new(bits: &mut Vec<u64>, scratch: &mut Vec<u8>) -> Mine {
+        Mine(bits, scratch)
+    }
+    /// SAFETY: one thread at a time, while the borrows of `new` live.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self) -> (&mut Vec<u64>, &mut Vec<u8>) {
+        (&mut *self.0, &mut *self.1)
+    }
+}
+
+/// A second thread that takes slices of shared diagonals.
+///
+/// The job state is one word, generation | slices | next slice, so a
+/// claim (`fetch_add`) is valid exactly when its slice number is below
+/// its slice count: a stale claim after the job ran out claims nothing.
+/// The caller takes slices too and returns once every slice is done, so
+/// a helper that is slow to wake (or descheduled) costs parallelism,
+/// never a wait longer than the one slice it holds. Idle, the helper
+/// spins briefly (jobs come every few microseconds), then parks.
+struct Helper {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+    generation: u64,
+}
+
+type Job<'a> = dyn Fn(usize, usize) + Sync + 'a;
+
+struct Shared {
+    state: AtomicU64,
+    done: AtomicUsize,
+    /// The current job; written only while no slice of it can be claimed.
+    job: UnsafeCell<Option<*const Job<'static>>>,
+    sleeping: AtomicBool,
+    quit: AtomicBool,
+}
+
+// SAFETY: `job` is written by the owner only between jobs (no claim can
+// succeed then) and read by the helper only after a successful claim.
+unsafe impl Sync for Shared {}
+unsafe impl Send for Shared {}
+
+const NEXT_BITS: u64 = 20;
+const NEXT: u64 = (1 << NEXT_BITS) - 1;
+
+/// (slice claimed, valid) from a state word before its `fetch_add`.
+fn claim(state: u64) -> Option<usize> {
+    let next = state & NEXT;
+    let slices = (state >> NEXT_BITS) & NEXT;
+    (next < slices).then_some(next as usize)
+}
+
+/// Spins of an idle helper before it parks.
+const SPINS: u32 = 20_000;
+
+impl Helper {
+    fn start() -> Helper {
+        let shared = Arc::new(Shared {
+            state: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            job: UnsafeCell::new(None),
+            sleeping: AtomicBool::new(false),
+            quit: AtomicBool::new(false),
+        });
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("octal-diagonal".into())
+            .spawn(move || helper_loop(&s))
+            .expect("spawn the diagonal helper thread");
+        Helper {
+            shared,
+            thread: Some(thread),
+            generation: 0,
+        }
+    }
+
+    /// Runs `job(slice, thread)` for every slice in `0..slices`, on this
+    /// thread (0) and the helper (1); returns when all are done, with the
+    /// time this thread waited for the helper's last slices.
+    fn run(&mut self, slices: usize, job: &Job<'_>) -> Duration {
+        assert!((1..NEXT as usize / 2).contains(&slices));
+        let sh = &*self.shared;
+        self.generation += 1;
+        // SAFETY: the previous job is over (every slice done, and every
+        // later claim of it invalid), so nobody reads `job` now. The
+        // lifetime is erased; `job` outlives this call, which waits for
+        // every slice to be done.
+        unsafe {
+            *sh.job.get() = Some(std::mem::transmute::<&Job<'_>, *const Job<'static>>(job));
+        }
+        sh.done.store(0, SeqCst);
+        let word = (self.generation << (2 * NEXT_BITS)) | ((slices as u64) << NEXT_BITS);
+        sh.state.store(word, SeqCst);
+        if sh.sleeping.load(SeqCst) {
+            if let Some(t) = &self.thread {
+                t.thread().unpark();
+            }
+        }
+        while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
+            job(slice, 0);
+            sh.done.fetch_add(1, AcqRel);
+        }
+        let mut spins = 0u32;
+        let waiting = Instant::now();
+        while sh.done.load(Acquire) < slices {
+            spins += 1;
+            if spins < 1000 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        // SAFETY: as above: every slice is done.
+        unsafe {
+            *sh.job.get() = None;
+        }
+        waiting.elapsed()
+    }
+}
+
+fn helper_loop(sh: &Shared) {
+    let mut idle = 0u32;
+    loop {
+        if sh.quit.load(Acquire) {
+            return;
+        }
+        if claim(sh.state.load(Acquire)).is_some() {
+            while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
+                // SAFETY: a valid claim: the job cannot change before this
+                // slice is marked done.
+                let job = unsafe { &*(*sh.job.get()).expect("a job with open slices") };
+                job(slice, 1);
+                sh.done.fetch_add(1, AcqRel);
+            }
+            idle = 0;
+        } else if idle < SPINS {
+            idle += 1;
+            std::hint::spin_loop();
+        } else {
+            sh.sleeping.store(true, SeqCst);
+            if claim(sh.state.load(SeqCst)).is_none() && !sh.quit.load(SeqCst) {
+                std::thread::park_timeout(std::time::Duration::from_millis(50));
+            }
+            sh.sleeping.store(false, SeqCst);
+            idle = 0;
+        }
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.shared.quit.store(true, SeqCst);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
     }
 }
 
@@ -216,7 +433,6 @@ impl Diagonals {
 pub struct Diagonal {
     diagonals: Diagonals,
     threads: usize,
-    pool: Option<rayon::ThreadPool>,
     max: u32,
     built: usize,
 }
@@ -224,19 +440,11 @@ pub struct Diagonal {
 impl Diagonal {
     /// `None` for games with three-heap splits.
     pub fn new(code: &Code, threads: usize) -> Option<Diagonal> {
-        let diagonals = Diagonals::new(&code.rules())?;
-        let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .ok()
-            })
-            .flatten();
+        let threads = threads.clamp(1, 2);
+        let diagonals = Diagonals::new(&code.rules(), threads)?;
         Some(Diagonal {
             diagonals,
-            threads: if pool.is_some() { threads } else { 1 },
-            pool,
+            threads,
             max: 0,
             built: 0,
         })
@@ -259,7 +467,7 @@ impl Diagonal {
         }
         for n in from..g.len() {
             let bound = (self.max as usize + 1).next_power_of_two().max(64);
-            let v = self.diagonals.value(&g[..n], bound, self.pool.as_ref());
+            let v = self.diagonals.value(&g[..n], bound);
             g[n] = fit(v, n)?;
             self.max = self.max.max(v);
             self.built = n + 1;

@@ -122,7 +122,7 @@ impl Sparse {
         // Exhaustive on purpose: a new kind of move must be taught to this
         // engine before it compiles, never silently ignored.
         let rules = code.rules();
-        let diagonals = Diagonals::new(&rules).filter(|_| Diagonals::worth_it(&rules));
+        let diagonals = Diagonals::new(&rules, threads).filter(|_| Diagonals::worth_it(&rules));
         if !rules.is_octal() {
             return Err(SparseError::Unsupported {
                 code: code.to_string(),
@@ -296,7 +296,7 @@ impl Sparse {
         let n = g.len();
         let bound = self.bound();
         if let Some(d) = &mut self.diagonals {
-            return d.value(g, bound, self.pool.as_ref());
+            return d.value(g, bound);
         }
         let mut row = std::mem::take(&mut self.flags);
         row.clear();
