@@ -1,6 +1,7 @@
 //! The sparse engine against the reference oracle, value for value: random
-//! codes, the classic games at 10^5, resuming from a prefix, forced masks
-//! and the u16 → u32 overflow.
+//! codes (with and without the `u` suffix of unequal splits), the classic
+//! games and Grundy's game at 10^5, resuming from a prefix, forced masks and
+//! the u16 → u32 overflow.
 
 use octal::code::Code;
 use octal::engine::{compute, Engine, EngineKind, Mask, MaskSpec, Overflow, Reference, Sparse};
@@ -50,6 +51,54 @@ proptest! {
             prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
         }
     }
+}
+
+/// The same codes with the `u` suffix (two-heap splits must be unequal),
+/// the last digit given a split so that the suffix means something.
+fn unequal_code_strategy() -> impl Strategy<Value = Code> {
+    code_strategy().prop_map(|c| {
+        let mut digits = c.digits().to_vec();
+        *digits.last_mut().unwrap() |= 4;
+        let c = Code::from_digits(digits).unwrap();
+        format!("{c}u").parse().unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+    #[test]
+    fn random_unequal_codes_match_reference(
+        code in unequal_code_strategy(),
+        threads in 1usize..=2,
+        forced in proptest::option::of(1u32..64),
+    ) {
+        let n = 5000;
+        let want = reference(&code, n);
+        let got = sparse(&code, n, threads, MaskSpec::Auto);
+        prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+        if let Some(bits) = forced {
+            let mask = MaskSpec::Fixed(Mask { bits, pp: false });
+            let got = sparse(&code, 2000, threads, mask);
+            prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
+        }
+    }
+}
+
+/// Grundy's game (split a heap into two unequal heaps) on the fast engine,
+/// which must use its sparse space (values with bit 0 ignored), to 10^5.
+#[test]
+fn grundys_game_matches_reference_to_1e5() {
+    let code: Code = "grundy".parse().unwrap();
+    let n = 100_000;
+    let want = reference(&code, n);
+    let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+    let got = compute(&mut e, n);
+    assert_eq!(first_difference(&want, &got), None);
+    let info = e.info();
+    let mask = info.rare_mask.expect("Grundy's game has sparse space");
+    assert_eq!(mask & 1, 0, "bit 0 is ignored by the classes: {mask:#x}");
+    let rare = info.rare_positions.unwrap();
+    assert!(rare < 2000, "{rare} rare positions");
 }
 
 /// Compares the classic games with the reference, `n(code)` values each,
@@ -140,7 +189,7 @@ fn forced_masks_are_exact_even_when_bad() {
 
 #[test]
 fn resuming_from_any_prefix_gives_the_same_values() {
-    for code in ["0.6", ".16", ".77"] {
+    for code in ["0.6", ".16", ".77", "grundy"] {
         let code: Code = code.parse().unwrap();
         let n = 30_000;
         let want = sparse(&code, n, 1, MaskSpec::Auto);

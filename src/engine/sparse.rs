@@ -77,6 +77,8 @@ pub struct Sparse {
     take_all: Vec<usize>,
     take_leave_one: Vec<usize>,
     splits: Vec<usize>,
+    /// Which pairs each split leaves (all, or only unequal ones).
+    halves: Halves,
     /// A split distance (all share its parity when position parity is on).
     i0: usize,
     allow_pp: bool,
@@ -123,7 +125,7 @@ impl Sparse {
         // engine before it compiles, never silently ignored.
         let rules = code.rules();
         let diagonals = Diagonals::new(&rules, threads).filter(|_| Diagonals::worth_it(&rules));
-        if !rules.is_octal() {
+        if rules.has_split3() {
             return Err(SparseError::Unsupported {
                 code: code.to_string(),
             });
@@ -133,7 +135,7 @@ impl Sparse {
             take_leave_one,
             take_split,
             take_split3: _,
-            unequal_splits: _,
+            unequal_splits,
         } = rules;
         let i0 = take_split.first().copied().unwrap_or(0);
         let allow_pp = take_split.iter().all(|&i| (i ^ i0) & 1 == 0);
@@ -158,6 +160,7 @@ impl Sparse {
             take_all,
             take_leave_one,
             splits: take_split,
+            halves: Halves { unequal_splits },
             i0,
             allow_pp,
             spec,
@@ -312,7 +315,7 @@ impl Sparse {
         for &i in &self.splits {
             if n >= i + 2 {
                 let m = n - i;
-                let half = m / 2;
+                let half = self.halves.last(m);
                 // The pairs around the middle: enough of them to reach most
                 // values, leaving witness searches for the few still
                 // missing (the count adapts, see below).
@@ -324,7 +327,7 @@ impl Sparse {
         let open = row.iter().filter(|&&f| f == 0).count();
         if open > FULL_MAX_CANDIDATES {
             // Too many open values for witness searches: every pair, once.
-            flag_all_pairs(g, n, &self.splits, &mut row);
+            flag_all_pairs(g, n, &self.splits, self.halves, &mut row);
             let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
             self.flags = row;
             return v;
@@ -341,7 +344,7 @@ impl Sparse {
             from += 1;
             (from <= bound).then_some(from as u32 - 1)
         };
-        let v = least_unwitnessed(g, n, &self.splits, open).unwrap_or(bound as u32);
+        let v = least_unwitnessed(g, n, &self.splits, self.halves, open).unwrap_or(bound as u32);
         // Every so often, trade flagged pairs against witness searches:
         // flagging costs a store per pair, searching a long SIMD scan per
         // batch of values still missing.
@@ -392,6 +395,7 @@ impl Sparse {
             let w0 = (n0 / 2).saturating_sub(w / 2).max(1);
             let window = w0..(w0 + w).min(n0);
             let splits = &self.splits[..];
+            let halves = self.halves;
             let tasks = self.threads.min(b / MIN_TASK).max(1);
             // Tiles of rows that stay in the L1 cache while every rare heap
             // flags its run into them.
@@ -400,8 +404,9 @@ impl Sparse {
                 for (t, rows) in rows.chunks_mut(tile).enumerate() {
                     let h0 = h0 + t * (tile / row);
                     let h1 = h0 + rows.len() / row;
-                    flag_known(known, rare.iter().copied(), splits, rows, row, h0, h1);
-                    flag_known(known, window.clone(), splits, rows, row, h0, h1);
+                    let heaps = rare.iter().copied();
+                    flag_known(known, heaps, splits, halves, rows, row, h0, h1);
+                    flag_known(known, window.clone(), splits, halves, rows, row, h0, h1);
                 }
             };
             match &self.pool {
@@ -488,7 +493,7 @@ impl Sparse {
         for &r in &rare[new_start..] {
             let x = g[r].get();
             for &i in &self.splits {
-                if n > i + r {
+                if n > i + r && self.halves.allows(r, n - i - r) {
                     row[(x ^ g[n - i - r].get()) as usize] = 1;
                 }
             }
@@ -513,14 +518,15 @@ impl Sparse {
             mo as u32
         } else if cands.len() > MAX_CANDIDATES {
             // Too many open values for witness searches: every pair, once.
-            flag_all_pairs(g, n, &self.splits, row);
+            flag_all_pairs(g, n, &self.splits, self.halves, row);
             first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
             // Timed on a sample of searches (see `full_value`).
             self.tick = self.tick.wrapping_add(1);
             let t = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
             let mut open = cands.iter().copied();
-            let v = least_unwitnessed(g, n, &self.splits, || open.next()).unwrap_or(mo as u32);
+            let v = least_unwitnessed(g, n, &self.splits, self.halves, || open.next())
+                .unwrap_or(mo as u32);
             if let Some(t) = t {
                 self.searched += t.elapsed() * TIME_SAMPLE as u32;
             }
@@ -531,12 +537,41 @@ impl Sparse {
     }
 }
 
+/// Which pairs `a + b = m` a two-heap split leaves: all of them, or (the
+/// `u` suffix, Grundy's game) only those with `a ≠ b`. Every pair loop of
+/// this engine asks it, so an equal split is never flagged or witnessed.
+#[derive(Debug, Clone, Copy)]
+struct Halves {
+    unequal_splits: bool,
+}
+
+impl Halves {
+    /// The largest smaller part `a` of a split of `m` (pairs `1 ≤ a ≤ last`).
+    #[inline]
+    fn last(self, m: usize) -> usize {
+        if self.unequal_splits {
+            (m - 1) / 2
+        } else {
+            m / 2
+        }
+    }
+
+    /// Whether the parts `a` and `b` may be left together.
+    #[inline]
+    fn allows(self, a: usize, b: usize) -> bool {
+        !self.unequal_splits || a != b
+    }
+}
+
 /// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of each
-/// heap `r` in `heaps` with a known partner `1 ≤ h − i − r < known.len()`.
+/// heap `r` in `heaps` with a known partner `1 ≤ h − i − r < known.len()`
+/// (never the equal pair `h = 2r + i` when `halves` forbids it).
+#[allow(clippy::too_many_arguments)]
 fn flag_known<V: Value>(
     known: &[V],
     heaps: impl Iterator<Item = usize>,
     splits: &[usize],
+    halves: Halves,
     rows: &mut [u8],
     row: usize,
     h0: usize,
@@ -548,21 +583,29 @@ fn flag_known<V: Value>(
         for &i in splits {
             let lo = h0.max(i + r + 1);
             let hi = h1.min(n0 + i + r);
-            if lo >= hi {
-                continue;
+            // The heaps h of [lo, hi), less the one whose pair is equal.
+            let equal = 2 * r + i;
+            let runs = if halves.allows(r, r) || !(lo..hi).contains(&equal) {
+                [lo..hi, hi..hi]
+            } else {
+                [lo..equal, equal + 1..hi]
+            };
+            for h in runs {
+                if h.start < h.end {
+                    let run = &known[h.start - i - r..h.end - i - r];
+                    flag_xor(&mut rows[(h.start - h0) * row..], row, x, run);
+                }
             }
-            let run = &known[lo - i - r..hi - i - r];
-            flag_xor(&mut rows[(lo - h0) * row..], row, x, run);
         }
     }
 }
 
 /// Flags the value of every split of heap `n` in `row`.
-fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], row: &mut [u8]) {
+fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], halves: Halves, row: &mut [u8]) {
     for &i in splits {
         if n >= i + 2 {
             let m = n - i;
-            let half = m / 2;
+            let half = halves.last(m);
             flag_pairs(row, &g[1..half + 1], &g[m - half..m]);
         }
     }
@@ -581,12 +624,13 @@ fn least_unwitnessed<V: Value>(
     g: &[V],
     n: usize,
     splits: &[usize],
+    halves: Halves,
     mut next: impl FnMut() -> Option<u32>,
 ) -> Option<u32> {
     let total: usize = splits
         .iter()
         .filter(|&&i| n >= i + 2)
-        .map(|&i| (n - i) / 2)
+        .map(|&i| halves.last(n - i))
         .sum();
     // (value, position at which it has been checked against every pair),
     // oldest first: fixed arrays, as this runs once per heap.
@@ -613,7 +657,7 @@ fn least_unwitnessed<V: Value>(
                     continue;
                 }
                 let m = n - i;
-                let half = m / 2;
+                let half = halves.last(m);
                 if c * CHUNK >= half {
                     continue;
                 }
