@@ -70,6 +70,8 @@ pub struct Diagonals {
     shared_time: Duration,
     waited: Duration,
     shared_jobs: u32,
+    shared_slices: usize,
+    helped: usize,
     pause: u32,
     /// Diagonals computed (for tests and statistics).
     computed: u64,
@@ -116,6 +118,8 @@ impl Diagonals {
             shared_time: Duration::ZERO,
             waited: Duration::ZERO,
             shared_jobs: 0,
+            shared_slices: 0,
+            helped: 0,
             pause: 0,
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
@@ -233,7 +237,7 @@ impl Diagonals {
                 let (bits, scratch) = unsafe { mine[thread].get() };
                 or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
             };
-            let waited = helper.run(slices, &job);
+            let (waited, helped) = helper.run(slices, &job);
             for ((w, x), y) in slot
                 .bits
                 .iter_mut()
@@ -242,18 +246,23 @@ impl Diagonals {
             {
                 *w = x | y;
             }
-            // A helper that keeps us waiting (a busy machine: it gets
-            // descheduled holding a slice) is left out for a while.
+            // A helper that keeps us waiting or takes few slices (a busy
+            // machine: descheduled holding a slice, or time-sliced with
+            // this thread on one core) is left out, and sleeps, a while.
             self.shared_time += started.elapsed();
             self.waited += waited;
+            self.shared_slices += slices;
+            self.helped += helped;
             self.shared_jobs += 1;
             if self.shared_jobs == SHARED_SAMPLE {
-                if self.waited * 4 > self.shared_time {
+                if self.waited * 4 > self.shared_time || self.helped * 4 < self.shared_slices {
                     self.pause = PAUSE;
                 }
                 self.shared_jobs = 0;
                 self.shared_time = Duration::ZERO;
                 self.waited = Duration::ZERO;
+                self.shared_slices = 0;
+                self.helped = 0;
             }
         } else {
             or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]);
@@ -321,8 +330,9 @@ fn claim(state: u64) -> Option<usize> {
     (next < slices).then_some(next as usize)
 }
 
-/// Spins of an idle helper before it parks.
-const SPINS: u32 = 20_000;
+/// Spins of an idle helper before it parks (a spin is a `pause`, about
+/// 50 ns here): jobs come every few microseconds while diagonals are long.
+const SPINS: u32 = 2_000;
 
 impl Helper {
     fn start() -> Helper {
@@ -347,8 +357,9 @@ impl Helper {
 
     /// Runs `job(slice, thread)` for every slice in `0..slices`, on this
     /// thread (0) and the helper (1); returns when all are done, with the
-    /// time this thread waited for the helper's last slices.
-    fn run(&mut self, slices: usize, job: &Job<'_>) -> Duration {
+    /// time this thread waited for the helper's last slices and the
+    /// number of slices the helper took.
+    fn run(&mut self, slices: usize, job: &Job<'_>) -> (Duration, usize) {
         assert!((1..NEXT as usize / 2).contains(&slices));
         let sh = &*self.shared;
         self.generation += 1;
@@ -367,9 +378,11 @@ impl Helper {
                 t.thread().unpark();
             }
         }
+        let mut mine = 0;
         while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
             job(slice, 0);
             sh.done.fetch_add(1, AcqRel);
+            mine += 1;
         }
         let mut spins = 0u32;
         let waiting = Instant::now();
@@ -385,7 +398,7 @@ impl Helper {
         unsafe {
             *sh.job.get() = None;
         }
-        waiting.elapsed()
+        (waiting.elapsed(), slices - mine)
     }
 }
 
