@@ -42,10 +42,10 @@ const PARALLEL_PAIRS: usize = 1 << 14;
 const SLICE_PAIRS: usize = 1 << 13;
 /// Most slices per shared diagonal.
 const MAX_SLICES: usize = 32;
-/// Shared diagonals per check of the time spent waiting for the helper.
-const SHARED_SAMPLE: u32 = 32;
-/// Diagonals not shared after too much waiting.
-const PAUSE: u32 = 512;
+/// Long diagonals per trial of the mode (shared or not) not in use.
+const TRIAL: u32 = 32;
+/// Long diagonals in the better mode between trials.
+const EPOCH: u32 = 512;
 
 /// Cached diagonal sets of one game; see the module documentation.
 pub struct Diagonals {
@@ -65,14 +65,9 @@ pub struct Diagonals {
     /// Two threads wanted; the helper is started on first use.
     parallel: bool,
     helper: Option<Helper>,
-    /// Time in shared diagonals lately, and the part of it spent waiting
-    /// for the helper; while `pause > 0`, diagonals are not shared.
-    shared_time: Duration,
-    waited: Duration,
-    shared_jobs: u32,
-    shared_slices: usize,
-    helped: usize,
-    pause: u32,
+    /// Whether long diagonals are shared, chosen by measurement: see
+    /// [`Chooser`].
+    chooser: Chooser,
     /// Diagonals computed (for tests and statistics).
     computed: u64,
     /// Diagonals of at least this many pairs are split between threads.
@@ -99,8 +94,10 @@ impl Diagonals {
         if !take_split3.is_empty() {
             return None;
         }
+        // The diagonals one heap needs, and one more (computed ahead by
+        // a second thread).
         let span = match (take_split.first(), take_split.last()) {
-            (Some(&a), Some(&b)) => b - a + 1,
+            (Some(&a), Some(&b)) => b - a + 2,
             _ => 1,
         };
         Some(Diagonals {
@@ -115,12 +112,7 @@ impl Diagonals {
             scratch: [Vec::new(), Vec::new()],
             parallel: threads > 1,
             helper: None,
-            shared_time: Duration::ZERO,
-            waited: Duration::ZERO,
-            shared_jobs: 0,
-            shared_slices: 0,
-            helped: 0,
-            pause: 0,
+            chooser: Chooser::default(),
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
         })
@@ -203,30 +195,72 @@ impl Diagonals {
         v as u32
     }
 
-    /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)).
+    /// Pairs `a` of D(s): `1 ≤ a ≤ top(s)`.
+    fn top(&self, s: usize) -> usize {
+        if self.unequal {
+            (s - 1) / 2
+        } else {
+            s / 2
+        }
+    }
+
+    /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)); with two
+    /// threads, also D(s + 1) when it is already computable.
     fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize) {
         let words = self.words;
-        let top = if self.unequal { (s - 1) / 2 } else { s / 2 };
-        let lo = &g[1..top + 1];
-        let hi = &g[s - top..s];
-        let slot = &mut self.ring[k];
-        slot.s = None;
-        slot.bits.clear();
-        slot.bits.resize(words, 0);
-        self.pause = self.pause.saturating_sub(1);
-        if self.parallel && self.pause == 0 && top >= self.parallel_pairs {
-            let started = Instant::now();
+        let top = self.top(s);
+        let r = self.ring.len();
+        let long = self.parallel && top >= self.parallel_pairs;
+        let share = long && self.chooser.share;
+        // D(s + 1) needs G(1), …, G(s): known when g.len() > s, i.e. when
+        // the least split distance is ≥ 1. Then the two threads take one
+        // whole diagonal each (the next heap finds D(s + 1) ready).
+        let pair = share && g.len() > s && self.ring[(s + 1) % r].s != Some(s + 1);
+        let started = Instant::now();
+        let pairs = if pair {
+            let ks = [k, (s + 1) % r];
+            let tops = [top, self.top(s + 1)];
+            for &k in &ks {
+                let slot = &mut self.ring[k];
+                slot.s = None;
+                slot.bits.clear();
+                slot.bits.resize(words, 0);
+            }
+            let ring = self.ring.as_mut_ptr();
+            let [s0, s1] = &mut self.scratch;
+            // SAFETY: ks[0] ≠ ks[1] (the ring has more than one slot: it
+            // holds one more diagonal than a heap needs), so the two
+            // borrows are disjoint.
+            let mine = unsafe {
+                [
+                    Mine::new(&mut (*ring.add(ks[0])).bits, s0),
+                    Mine::new(&mut (*ring.add(ks[1])).bits, s1),
+                ]
+            };
+            let job = |slice: usize, _thread: usize| {
+                // SAFETY: each slice (diagonal) is run by one thread.
+                let (bits, scratch) = unsafe { mine[slice].get() };
+                let (s, top) = (s + slice, tops[slice]);
+                or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
+            };
             let helper = self.helper.get_or_insert_with(Helper::start);
+            helper.run(2, &job);
+            self.ring[ks[1]].s = Some(s + 1);
+            self.computed += 1;
+            tops[0] + tops[1]
+        } else if share {
+            // One diagonal, in slices taken by either thread, each into
+            // its own set.
+            let lo = &g[1..top + 1];
+            let hi = &g[s - top..s];
             let slices = (top / SLICE_PAIRS).clamp(2, MAX_SLICES);
             for b in &mut self.halves {
                 b.clear();
                 b.resize(words, 0);
             }
-            // Each thread only ever touches its own set and scratch.
-            let mine = [
-                Mine::new(&mut self.halves[0], &mut self.scratch[0]),
-                Mine::new(&mut self.halves[1], &mut self.scratch[1]),
-            ];
+            let [h0, h1] = &mut self.halves;
+            let [s0, s1] = &mut self.scratch;
+            let mine = [Mine::new(h0, s0), Mine::new(h1, s1)];
             let job = |slice: usize, thread: usize| {
                 // Pairs k in a..b: lo[a..b] against hi[top − b..top − a].
                 let a = top * slice / slices;
@@ -237,42 +271,96 @@ impl Diagonals {
                 let (bits, scratch) = unsafe { mine[thread].get() };
                 or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
             };
-            let (waited, helped) = helper.run(slices, &job);
-            for ((w, x), y) in slot
-                .bits
-                .iter_mut()
-                .zip(&self.halves[0])
-                .zip(&self.halves[1])
-            {
-                *w = x | y;
-            }
-            // A helper that keeps us waiting or takes few slices (a busy
-            // machine: descheduled holding a slice, or time-sliced with
-            // this thread on one core) is left out, and sleeps, a while.
-            self.shared_time += started.elapsed();
-            self.waited += waited;
-            self.shared_slices += slices;
-            self.helped += helped;
-            self.shared_jobs += 1;
-            if self.shared_jobs == SHARED_SAMPLE {
-                if self.waited * 4 > self.shared_time || self.helped * 4 < self.shared_slices {
-                    self.pause = PAUSE;
-                }
-                self.shared_jobs = 0;
-                self.shared_time = Duration::ZERO;
-                self.waited = Duration::ZERO;
-                self.shared_slices = 0;
-                self.helped = 0;
-            }
+            let helper = self.helper.get_or_insert_with(Helper::start);
+            helper.run(slices, &job);
+            let slot = &mut self.ring[k];
+            slot.bits.clear();
+            slot.bits.extend(
+                self.halves[0]
+                    .iter()
+                    .zip(&self.halves[1])
+                    .map(|(x, y)| x | y),
+            );
+            top
         } else {
+            let slot = &mut self.ring[k];
+            slot.s = None;
+            slot.bits.clear();
+            slot.bits.resize(words, 0);
+            let lo = &g[1..top + 1];
+            let hi = &g[s - top..s];
             or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]);
-        }
-        slot.s = Some(s);
+            top
+        };
+        self.ring[k].s = Some(s);
         self.computed += 1;
+        if long {
+            self.chooser.record(started.elapsed(), pairs);
+        }
     }
 }
 
-/// One thread's set and scratch, lent to a shared job.
+/// Chooses between sharing long diagonals with the helper and not, by
+/// their measured cost per pair: a trial of the other mode every epoch.
+/// On an idle machine sharing wins; on a busy one (the helper time-sliced
+/// with this thread, or descheduled holding a slice) it can lose, and the
+/// helper then sleeps.
+struct Chooser {
+    share: bool,
+    left: u32,
+    time: Duration,
+    pairs: usize,
+    /// Nanoseconds per pair measured last, not sharing and sharing.
+    rate: [f64; 2],
+}
+
+impl Default for Chooser {
+    fn default() -> Chooser {
+        Chooser {
+            share: true,
+            left: TRIAL,
+            time: Duration::ZERO,
+            pairs: 0,
+            rate: [f64::NAN; 2],
+        }
+    }
+}
+
+impl Chooser {
+    fn record(&mut self, time: Duration, pairs: usize) {
+        self.time += time;
+        self.pairs += pairs;
+        self.left -= 1;
+        if self.left > 0 {
+            return;
+        }
+        let mode = self.share as usize;
+        self.rate[mode] = self.time.as_nanos() as f64 / self.pairs.max(1) as f64;
+        self.time = Duration::ZERO;
+        self.pairs = 0;
+        let other = mode ^ 1;
+        // NaN (not measured yet) compares false: try it.
+        let better = if self.rate[other] >= self.rate[mode] {
+            mode
+        } else {
+            other
+        };
+        if better == mode && !self.rate[other].is_nan() {
+            // Stay, then try the other mode again.
+            self.left = EPOCH;
+            self.rate[other] = f64::NAN;
+        } else {
+            self.share = other == 1;
+            self.left = if self.rate[other].is_nan() {
+                TRIAL
+            } else {
+                EPOCH
+            };
+        }
+    }
+}
+
+/// A set and its scratch, lent to a shared job.
 struct Mine(*mut Vec<u64>, *mut Vec<u8>);
 
 // SAFETY: handed to exactly one thread at a time (see `compute`).
