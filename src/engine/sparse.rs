@@ -16,8 +16,9 @@
 //! flagged first, in parallel (cache-friendly: one contiguous run per rare
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
-use octal_kernels::mex::first_unflagged;
+use octal_kernels::mex::{first_unflagged, unflagged_bits};
 use octal_kernels::pairs::{find_xor_any, flag_pairs, flag_xor, flag_xor_gather, MAX_TARGETS};
+use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -41,22 +42,17 @@ const MIN_TASK: usize = 128;
 /// Without sparse space, the least number of pairs flagged up front (per
 /// split distance) before the witness searches.
 const PREFIX_PAIRS: usize = 64;
-/// More open values than this after the cheap flags: flag every pair
-/// instead of searching witnesses (a bound on the worst case).
-const MAX_CANDIDATES: usize = 256;
-/// The same bound without sparse space, where the candidates include every
-/// value up to the bound: most lie above G(n) and are never searched, and
-/// the least unreachable one costs one scan whatever their number.
+/// Without sparse space, more open values than this after the cheap flags:
+/// flag every pair instead of searching witnesses. Most candidates lie above
+/// G(n) and are never searched, and the least unreachable one costs one scan
+/// whatever their number, so the bound is generous.
 const FULL_MAX_CANDIDATES: usize = 1024;
-/// Heaps around the middle whose pairs are flagged with the rare ones:
-/// adapted per block between these bounds so that the time spent on the
-/// flags (parallel) and on witness searches (sequential) stay alike.
-const MIN_WINDOW: usize = 16;
-const MAX_WINDOW: usize = 4096;
 /// One heap in this many has its flag and search phases timed.
 const TIME_SAMPLE: usize = 8;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
+/// Pairs nearest the middle that the witness scan tries first.
+const MIDDLE_PAIRS: usize = 1024;
 
 /// Why an engine cannot run a game or an option.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,10 +85,8 @@ pub struct Sparse {
     /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
     skip: [Vec<u8>; 2],
     zeros: Vec<u8>,
-    cands: Vec<u32>,
-    /// Current window size, and time in witness searches this block.
-    window: usize,
-    searched: std::time::Duration,
+    /// The values still looking for a witness, as a bitset.
+    set: Vec<u64>,
     /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
     tick: usize,
     /// The same trade without sparse space: pairs flagged per split
@@ -165,9 +159,7 @@ impl Sparse {
             flags: Vec::new(),
             skip: [Vec::new(), Vec::new()],
             zeros: Vec::new(),
-            cands: Vec::new(),
-            window: 256,
-            searched: std::time::Duration::ZERO,
+            set: Vec::new(),
             tick: 0,
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
@@ -372,16 +364,10 @@ impl Sparse {
         let mut flags = std::mem::take(&mut self.flags);
         flags.clear();
         flags.resize(b * row, 0);
-        let started = Instant::now();
         let new_start = self.state.rare.len();
         {
             let known: &[V] = &g[..n0];
             let rare = &self.state.rare[..];
-            // A window of pairs around the middle: their values are what
-            // the witness searches would look for first.
-            let w = self.window;
-            let w0 = (n0 / 2).saturating_sub(w / 2).max(1);
-            let window = w0..(w0 + w).min(n0);
             let splits = &self.splits[..];
             let halves = self.halves;
             let tasks = self.threads.min(b / MIN_TASK).max(1);
@@ -394,7 +380,6 @@ impl Sparse {
                     let h1 = h0 + rows.len() / row;
                     let heaps = rare.iter().copied();
                     flag_known(known, heaps, splits, halves, rows, row, h0, h1);
-                    flag_known(known, window.clone(), splits, halves, rows, row, h0, h1);
                 }
             };
             match &self.pool {
@@ -410,8 +395,6 @@ impl Sparse {
                 _ => task(&mut flags, n0),
             }
         }
-        let flagged = started.elapsed();
-        self.searched = std::time::Duration::ZERO;
         let mut n = n0;
         let result = loop {
             if n == n0 + b {
@@ -435,13 +418,6 @@ impl Sparse {
             }
         };
         self.flags = flags;
-        // Witness searches dearer than the flags: widen the window; much
-        // cheaper: narrow it.
-        if self.searched > flagged {
-            self.window = (self.window * 2).min(MAX_WINDOW);
-        } else if self.searched * 4 < flagged {
-            self.window = (self.window / 2).max(MIN_WINDOW);
-        }
         result
     }
 
@@ -488,39 +464,19 @@ impl Sparse {
         }
         let q = mask.q(n, self.i0) as usize;
         let mo = first_unflagged(row, &self.skip[q]);
-        // Values of class q below mo that nothing flagged yet: the first
-        // of them without a witness is G(n), else G(n) = mo.
+        // Values of class q below mo that nothing flagged yet each need a
+        // witness among all split pairs: the least without one is G(n),
+        // else G(n) = mo.
         let other = &self.skip[q ^ 1];
-        let mut cands = std::mem::take(&mut self.cands);
-        cands.clear();
-        let mut v = 0;
-        loop {
-            v += first_unflagged(&row[v..mo], &other[v..mo]);
-            if v >= mo {
-                break;
-            }
-            cands.push(v as u32);
-            v += 1;
-        }
-        let v = if cands.is_empty() {
+        let mut set = std::mem::take(&mut self.set);
+        set.resize(mo.div_ceil(64), 0);
+        unflagged_bits(&row[..mo], other, &mut set);
+        let v = if strike_witnessed(g, n, &self.splits, self.halves, &mut set) {
             mo as u32
-        } else if cands.len() > MAX_CANDIDATES {
-            // Too many open values for witness searches: every pair, once.
-            flag_all_pairs(g, n, &self.splits, self.halves, row);
-            first_unflagged(row, &self.zeros[..row.len()]) as u32
         } else {
-            // Timed on a sample of searches (see `full_value`).
-            self.tick = self.tick.wrapping_add(1);
-            let t = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
-            let mut open = cands.iter().copied();
-            let v = least_unwitnessed(g, n, &self.splits, self.halves, || open.next())
-                .unwrap_or(mo as u32);
-            if let Some(t) = t {
-                self.searched += t.elapsed() * TIME_SAMPLE as u32;
-            }
-            v
+            least_member(&set).expect("values left unwitnessed")
         };
-        self.cands = cands;
+        self.set = set;
         v
     }
 }
@@ -585,6 +541,63 @@ fn flag_known<V: Value>(
                 }
             }
         }
+    }
+}
+
+/// The least value in a bitset, if any.
+fn least_member(set: &[u64]) -> Option<u32> {
+    let k = set.iter().position(|&w| w != 0)?;
+    Some(k as u32 * 64 + set[k].trailing_zeros())
+}
+
+/// Strikes from `set` every value that a split of heap `n` reaches, and
+/// returns true as soon as the set is empty (false: the values left are
+/// unreachable). Each split distance is scanned in chunks, interleaved with
+/// the other distances: first the [`MIDDLE_PAIRS`] pairs nearest the middle
+/// (which witness most values), then from the smallest heaps up. Measured on
+/// `0.6`, the small heaps (with the irregular values of the sequence's
+/// start) witness the last, hardest values after a few thousand pairs,
+/// where going on outwards from the middle takes tens of thousands.
+fn strike_witnessed<V: Value>(
+    g: &[V],
+    n: usize,
+    splits: &[usize],
+    halves: Halves,
+    set: &mut [u64],
+) -> bool {
+    if set.iter().all(|&w| w == 0) {
+        return true;
+    }
+    let mut c = 0;
+    loop {
+        let mut any = false;
+        for &i in splits {
+            if n < i + 2 {
+                continue;
+            }
+            let m = n - i;
+            let half = halves.last(m);
+            let mid = half.saturating_sub(MIDDLE_PAIRS);
+            // Pairs (a, m − a) for a in [a0, a1): (mid, half] first, then
+            // [1, mid] a chunk at a time.
+            let (a0, a1) = if c == 0 {
+                (mid + 1, half + 1)
+            } else {
+                let a0 = 1 + (c - 1) * CHUNK;
+                (a0, (a0 + CHUNK).min(mid + 1))
+            };
+            if a0 >= a1 {
+                continue;
+            }
+            any = true;
+            if strike_xors(set, &g[a0..a1], &g[m + 1 - a1..m + 1 - a0]) {
+                return true;
+            }
+        }
+        if !any {
+            return false;
+        }
+        c += 1;
     }
 }
 
