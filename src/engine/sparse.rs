@@ -53,6 +53,13 @@ const TIME_SAMPLE: usize = 8;
 const CHUNK: usize = 512;
 /// Pairs nearest the middle that the witness scan tries first.
 const MIDDLE_PAIRS: usize = 1024;
+/// With two threads, witness scans longer than a budget are checked by the
+/// second thread from this heap on (below it, rare positions still appear
+/// often, and each makes a deferred check fail and the block be redone).
+const SPEC_FROM: usize = 1 << 15;
+/// Fewest and most pairs the main thread scans before deferring.
+const MIN_BUDGET: usize = 64;
+const MAX_BUDGET: usize = 1 << 20;
 
 /// Why an engine cannot run a game or an option.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -87,6 +94,12 @@ pub struct Sparse {
     zeros: Vec<u8>,
     /// The values still looking for a witness, as a bitset.
     set: Vec<u64>,
+    /// Witness scans deferred by the last block, not yet checked.
+    pending: Vec<Deferred>,
+    /// Pairs the main thread scans before deferring the rest (adapted).
+    budget: usize,
+    /// No deferring below this heap (raised after each roll-back).
+    spec_from: usize,
     /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
     tick: usize,
     /// The same trade without sparse space: pairs flagged per split
@@ -160,11 +173,23 @@ impl Sparse {
             skip: [Vec::new(), Vec::new()],
             zeros: Vec::new(),
             set: Vec::new(),
+            pending: Vec::new(),
+            budget: 4 * MIDDLE_PAIRS,
+            spec_from: SPEC_FROM,
             tick: 0,
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
             full_search: std::time::Duration::ZERO,
         })
+    }
+
+    /// Defers witness scans (with two threads) from heap `from` on, after
+    /// `budget` pairs at first. For tests, which need the roll-back of a
+    /// failed check to happen often: the default waits for heap 2^15.
+    #[doc(hidden)]
+    pub fn defer_from(&mut self, from: usize, budget: usize) {
+        self.spec_from = from;
+        self.budget = budget;
     }
 
     /// Makes the state describe `g` (all known values).
@@ -222,6 +247,13 @@ impl Sparse {
     #[inline]
     fn push<V: Value>(&mut self, g: &mut [V], n: usize, v: u32) -> Result<(), Overflow> {
         g[n] = fit(v, n)?;
+        self.note_new(n, v);
+        Ok(())
+    }
+
+    /// Records G(n) = v, stored by the caller, as the next value.
+    #[inline]
+    fn note_new(&mut self, n: usize, v: u32) {
         self.note(n, v);
         if let Some(m) = self.state.mask {
             if n >= 1 && m.is_rare(n, v, self.i0) {
@@ -230,7 +262,6 @@ impl Sparse {
             }
         }
         self.state.built = n + 1;
-        Ok(())
     }
 
     fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
@@ -238,13 +269,33 @@ impl Sparse {
             self.rebuild(&g[..from]);
         }
         let mut n = from;
-        while n < g.len() {
+        loop {
+            // Deferred witness scans are all checked before values leave
+            // the engine, before an overflow is reported, and before the
+            // heap-by-heap path (which does not check them).
+            let must_settle = n >= g.len() || self.state.mask.is_none();
+            if must_settle && !self.pending.is_empty() {
+                if let Some(again) = self.settle(g) {
+                    n = again;
+                    continue;
+                }
+            }
+            if n >= g.len() {
+                return Ok(());
+            }
             if n >= self.state.next_choice {
                 self.choose(&g[..n]);
+                continue;
             }
             let end = g.len().min(self.state.next_choice);
             n = match self.state.mask {
-                Some(mask) => self.sparse_block(g, n, end, mask)?,
+                Some(mask) => match self.sparse_block(g, n, end, mask) {
+                    Ok(n) => n,
+                    Err(e) => match self.settle(g) {
+                        Some(again) => again,
+                        None => return Err(e),
+                    },
+                },
                 None => {
                     for k in n..end {
                         let v = self.full_value(&g[..k]);
@@ -254,7 +305,6 @@ impl Sparse {
                 }
             };
         }
-        Ok(())
     }
 
     /// Values below this bound cover every option so far (XORs included).
@@ -264,7 +314,7 @@ impl Sparse {
 
     /// Options of heap `n` that are not splits, flagged in `row`.
     #[inline]
-    fn flag_simple<V: Value>(&self, g: &[V], n: usize, row: &mut [u8]) {
+    fn flag_simple(&self, n: usize, g: impl Fn(usize) -> u32, row: &mut [u8]) {
         for &i in &self.take_all {
             if n == i {
                 row[0] = 1;
@@ -272,7 +322,7 @@ impl Sparse {
         }
         for &i in &self.take_leave_one {
             if n > i {
-                row[g[n - i].get() as usize] = 1;
+                row[g(n - i) as usize] = 1;
             }
         }
     }
@@ -291,7 +341,7 @@ impl Sparse {
         // much as a small heap's work.
         self.tick = self.tick.wrapping_add(1);
         let started = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
-        self.flag_simple(g, n, &mut row);
+        self.flag_simple(n, |i| g[i].get(), &mut row);
         for &i in &self.splits {
             if n >= i + 2 {
                 let m = n - i;
@@ -395,30 +445,110 @@ impl Sparse {
                 _ => task(&mut flags, n0),
             }
         }
-        let mut n = n0;
-        let result = loop {
-            if n == n0 + b {
-                break Ok(n);
-            }
-            let k = n - n0;
-            let v = self.sparse_value(
-                &g[..n],
-                &mut flags[k * row..(k + 1) * row],
-                mask,
-                n0,
-                new_start,
-            );
-            if let Err(e) = self.push(g, n, v) {
-                break Err(e);
-            }
-            n += 1;
-            if v as usize >= row {
-                // Later rows are too narrow for the new values.
-                break Ok(n);
-            }
+        // Then heap by heap. With two threads, the other one meanwhile
+        // checks the witness scans the previous block deferred, which need
+        // only the values before this block.
+        let (pre, post) = g.split_at_mut(n0);
+        let pre: &[V] = pre;
+        let spec = self.pool.is_some() && n0 >= self.spec_from;
+        let budget = spec.then_some(self.budget);
+        let jobs = std::mem::take(&mut self.pending);
+        let (splits, halves) = (self.splits.clone(), self.halves);
+        let pool = self.pool.take();
+        let mut sequential = || {
+            let t = Instant::now();
+            let mut deferred = Vec::new();
+            let mut k = 0;
+            let result = loop {
+                if k == b {
+                    break Ok(n0 + k);
+                }
+                let (done, rest) = post.split_at_mut(k);
+                let parts = Parts { pre, post: done };
+                let (v, d) = self.sparse_value(
+                    parts,
+                    &mut flags[k * row..(k + 1) * row],
+                    mask,
+                    new_start,
+                    budget,
+                );
+                deferred.extend(d);
+                match fit(v, n0 + k) {
+                    Ok(x) => rest[0] = x,
+                    Err(e) => break Err(e),
+                }
+                self.note_new(n0 + k, v);
+                k += 1;
+                if v as usize >= row {
+                    // Later rows are too narrow for the new values.
+                    break Ok(n0 + k);
+                }
+            };
+            self.pending = deferred;
+            (result, t.elapsed())
         };
+        let (failed, checked, (result, took)) = match &pool {
+            Some(pool) if !jobs.is_empty() => {
+                let check = || {
+                    let t = Instant::now();
+                    (check_deferred(pre, &jobs, &splits, halves), t.elapsed())
+                };
+                let ((failed, checked), out) = pool.join(check, sequential);
+                (failed, Some(checked), out)
+            }
+            _ => (
+                check_deferred(pre, &jobs, &splits, halves),
+                None,
+                sequential(),
+            ),
+        };
+        self.pool = pool;
+        // Balance the threads: the main one keeps more of the witness scans
+        // when the checks took longer than its own work, fewer when they
+        // were much quicker.
+        if let Some(checked) = checked {
+            if checked > took {
+                self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
+            } else if checked * 2 < took {
+                self.budget = (self.budget / 2).max(MIN_BUDGET);
+            }
+        }
         self.flags = flags;
-        result
+        match failed {
+            Some(bad) => Ok(self.roll_back(g, bad)),
+            None => result,
+        }
+    }
+
+    /// A deferred check failed: G(n) = v, not the value taken. Everything
+    /// after heap n is recomputed, without deferring before 2n.
+    fn roll_back<V: Value>(&mut self, g: &mut [V], (n, v): (usize, u32)) -> usize {
+        g[n] = V::from_u32(v);
+        self.pending.clear();
+        self.rebuild(&g[..n + 1]);
+        self.spec_from = self.spec_from.max(2 * (n + 1));
+        n + 1
+    }
+
+    /// Checks every deferred witness scan; on a failure, rolls back and
+    /// returns where to go on from.
+    fn settle<V: Value>(&mut self, g: &mut [V]) -> Option<usize> {
+        let jobs = std::mem::take(&mut self.pending);
+        let failed = match &self.pool {
+            Some(pool) if jobs.len() > 1 => {
+                let (splits, halves) = (&self.splits[..], self.halves);
+                let g: &[V] = g;
+                let per = jobs.len().div_ceil(2);
+                let parts: Vec<Option<(usize, u32)>> = pool.install(|| {
+                    jobs.par_chunks(per)
+                        .map(|jobs| check_deferred(g, jobs, splits, halves))
+                        .collect()
+                });
+                parts.into_iter().flatten().next()
+            }
+            _ => check_deferred(g, &jobs, &self.splits, self.halves),
+        };
+        failed.map(|bad| self.roll_back(g, bad))
     }
 
     /// Fills `skip` for masks on values below `row`.
@@ -434,31 +564,35 @@ impl Sparse {
     }
 
     /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
+    /// With a `budget` of pairs, a witness scan still open after it is
+    /// handed back as a [`Deferred`] check and G(n) is taken to be `mo`
+    /// until the check says otherwise.
     fn sparse_value<V: Value>(
         &mut self,
-        g: &[V],
+        g: Parts<V>,
         row: &mut [u8],
         mask: Mask,
-        n0: usize,
         new_start: usize,
-    ) -> u32 {
+        budget: Option<usize>,
+    ) -> (u32, Option<Deferred>) {
         let n = g.len();
-        self.flag_simple(g, n, row);
+        let n0 = g.pre.len();
+        self.flag_simple(n, |i| g.get(i), row);
         let rare = &self.state.rare;
         // Rare heaps of earlier blocks whose partner is in this block:
         // those with r ≤ n − n0 − i, a prefix of the sorted list.
         for &i in &self.splits {
             if n >= n0 + i {
                 let k = rare[..new_start].partition_point(|&r| r + n0 + i <= n);
-                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g, n - i);
+                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g.post, n - i - n0);
             }
         }
         // Rare heaps of this block, with any partner.
         for &r in &rare[new_start..] {
-            let x = g[r].get();
+            let x = g.get(r);
             for &i in &self.splits {
                 if n > i + r && self.halves.allows(r, n - i - r) {
-                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                    row[(x ^ g.get(n - i - r)) as usize] = 1;
                 }
             }
         }
@@ -471,13 +605,85 @@ impl Sparse {
         let mut set = std::mem::take(&mut self.set);
         set.resize(mo.div_ceil(64), 0);
         unflagged_bits(&row[..mo], other, &mut set);
-        let v = if strike_witnessed(g, n, &self.splits, self.halves, &mut set) {
-            mo as u32
-        } else {
-            least_member(&set).expect("values left unwitnessed")
+        let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, 0, budget) {
+            Strike::Empty => (mo as u32, None),
+            Strike::Exhausted => (least_member(&set).expect("values left"), None),
+            Strike::Paused(round) => (
+                mo as u32,
+                Some(Deferred {
+                    n,
+                    set: set.clone(),
+                    round,
+                }),
+            ),
         };
         self.set = set;
-        v
+        out
+    }
+}
+
+/// A witness scan left open by the main thread: heap `n` was given the
+/// value `mo` on the condition that every value in `set` has a witness
+/// among the pairs from scan round `round` on. A second thread checks it
+/// while the next block is computed; a failed check rolls the sequence back.
+#[derive(Debug, Clone)]
+struct Deferred {
+    n: usize,
+    set: Vec<u64>,
+    round: usize,
+}
+
+/// Checks deferred witness scans in order, each against `g` (which holds
+/// at least G(0..n) of each); the first that fails gives its heap and true
+/// value (the least value left without a witness).
+fn check_deferred<V: Value>(
+    g: &[V],
+    jobs: &[Deferred],
+    splits: &[usize],
+    halves: Halves,
+) -> Option<(usize, u32)> {
+    for job in jobs {
+        let mut set = job.set.clone();
+        let parts = Parts { pre: g, post: &[] };
+        match strike_witnessed(parts, job.n, splits, halves, &mut set, job.round, None) {
+            Strike::Empty => {}
+            _ => return Some((job.n, least_member(&set).expect("values left"))),
+        }
+    }
+    None
+}
+
+/// The known values `G(0..n)` in two pieces, `pre` (the values before the
+/// current block, which a second thread may be reading) and `post` (the
+/// block's values so far): the block is written while `pre` is shared.
+#[derive(Clone, Copy)]
+struct Parts<'a, V> {
+    pre: &'a [V],
+    post: &'a [V],
+}
+
+impl<'a, V: Value> Parts<'a, V> {
+    fn len(&self) -> usize {
+        self.pre.len() + self.post.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        match i.checked_sub(self.pre.len()) {
+            None => self.pre[i].get(),
+            Some(j) => self.post[j].get(),
+        }
+    }
+
+    /// `G(a..b)`, which must lie on one side of the seam.
+    #[inline]
+    fn slice(&self, a: usize, b: usize) -> &'a [V] {
+        let s = self.pre.len();
+        if b <= s {
+            &self.pre[a..b]
+        } else {
+            &self.post[a - s..b - s]
+        }
     }
 }
 
@@ -550,26 +756,44 @@ fn least_member(set: &[u64]) -> Option<u32> {
     Some(k as u32 * 64 + set[k].trailing_zeros())
 }
 
-/// Strikes from `set` every value that a split of heap `n` reaches, and
-/// returns true as soon as the set is empty (false: the values left are
-/// unreachable). Each split distance is scanned in chunks, interleaved with
-/// the other distances: first the [`MIDDLE_PAIRS`] pairs nearest the middle
-/// (which witness most values), then from the smallest heaps up. Measured on
-/// `0.6`, the small heaps (with the irregular values of the sequence's
-/// start) witness the last, hardest values after a few thousand pairs,
-/// where going on outwards from the middle takes tens of thousands.
+/// How a witness scan ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strike {
+    /// Every value of the set has a witness.
+    Empty,
+    /// Every pair was scanned; the values left are unreachable.
+    Exhausted,
+    /// The budget ran out; the scan goes on from this round.
+    Paused(usize),
+}
+
+/// Strikes from `set` every value that a split of heap `n` reaches, until
+/// the set is empty or the pairs run out. Each split distance is scanned in
+/// rounds of a chunk, interleaved with the other distances: first the
+/// [`MIDDLE_PAIRS`] pairs nearest the middle (which witness most values),
+/// then from the smallest heaps up. Measured on `0.6`, the small heaps (with
+/// the irregular values of the sequence's start) witness the last, hardest
+/// values within a few thousand pairs, where going on outwards from the
+/// middle takes tens of thousands. Starts at round `from`; with a `budget`,
+/// pauses after the round in which that many pairs have been scanned.
 fn strike_witnessed<V: Value>(
-    g: &[V],
+    g: Parts<V>,
     n: usize,
     splits: &[usize],
     halves: Halves,
     set: &mut [u64],
-) -> bool {
+    from: usize,
+    budget: Option<usize>,
+) -> Strike {
     if set.iter().all(|&w| w == 0) {
-        return true;
+        return Strike::Empty;
     }
-    let mut c = 0;
+    let mut scanned = 0;
+    let mut c = from;
     loop {
+        if budget.is_some_and(|b| scanned >= b) {
+            return Strike::Paused(c);
+        }
         let mut any = false;
         for &i in splits {
             if n < i + 2 {
@@ -590,15 +814,39 @@ fn strike_witnessed<V: Value>(
                 continue;
             }
             any = true;
-            if strike_xors(set, &g[a0..a1], &g[m + 1 - a1..m + 1 - a0]) {
-                return true;
+            scanned += a1 - a0;
+            if strike_pairs(g, m, a0, a1, set) {
+                return Strike::Empty;
             }
         }
         if !any {
-            return false;
+            return Strike::Exhausted;
         }
         c += 1;
     }
+}
+
+/// [`strike_xors`] on the pairs `(a, m − a)`, `a0 ≤ a < a1`, cut where
+/// either run would cross the seam of `g`.
+#[inline]
+fn strike_pairs<V: Value>(g: Parts<V>, m: usize, a0: usize, a1: usize, set: &mut [u64]) -> bool {
+    let s = g.pre.len();
+    let mut cuts = [a0, a1, a1, a1];
+    let mut k = 1;
+    for c in [s, (m + 1).saturating_sub(s)] {
+        if a0 < c && c < a1 {
+            cuts[k] = c;
+            k += 1;
+        }
+    }
+    cuts[..=k].sort_unstable();
+    for w in cuts[..=k].windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a < b && strike_xors(set, g.slice(a, b), g.slice(m + 1 - b, m + 1 - a)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Flags the value of every split of heap `n` in `row`.
