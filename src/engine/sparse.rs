@@ -94,6 +94,10 @@ pub struct Sparse {
     zeros: Vec<u8>,
     /// The values still looking for a witness, as a bitset.
     set: Vec<u64>,
+    /// The next block's flags, made ahead by the second thread.
+    ahead: Option<Ahead>,
+    /// A second flag buffer, for the block made ahead.
+    spare_flags: Vec<u8>,
     /// Witness scans deferred by the last block, not yet checked.
     pending: Vec<Deferred>,
     /// Pairs the main thread scans before deferring the rest (adapted).
@@ -174,6 +178,8 @@ impl Sparse {
             zeros: Vec::new(),
             set: Vec::new(),
             pending: Vec::new(),
+            ahead: None,
+            spare_flags: Vec::new(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
             tick: 0,
@@ -195,6 +201,7 @@ impl Sparse {
     /// Makes the state describe `g` (all known values).
     fn rebuild<V: Value>(&mut self, g: &[V]) {
         self.state = State::default();
+        self.ahead = None;
         for (n, v) in g.iter().enumerate() {
             self.note(n, v.get());
         }
@@ -406,54 +413,75 @@ impl Sparse {
         mask: Mask,
     ) -> Result<usize, Overflow> {
         let row = self.bound();
-        let b = (end - n0)
-            .min((n0 / 4).max(1))
-            .min((FLAG_BUDGET / row).max(1))
-            .min(MAX_BLOCK);
+        let b = self.block_len(n0, end, row);
         self.prepare_skip(row, mask);
-        let mut flags = std::mem::take(&mut self.flags);
-        flags.clear();
-        flags.resize(b * row, 0);
-        let new_start = self.state.rare.len();
-        {
-            let known: &[V] = &g[..n0];
-            let rare = &self.state.rare[..];
-            let splits = &self.splits[..];
-            let halves = self.halves;
-            let tasks = self.threads.min(b / MIN_TASK).max(1);
-            // Tiles of rows that stay in the L1 cache while every rare heap
-            // flags its run into them.
-            let tile = (TILE_BYTES / row).max(8) * row;
-            let task = |rows: &mut [u8], h0: usize| {
-                for (t, rows) in rows.chunks_mut(tile).enumerate() {
-                    let h0 = h0 + t * (tile / row);
-                    let h1 = h0 + rows.len() / row;
-                    let heaps = rare.iter().copied();
-                    flag_known(known, heaps, splits, halves, rows, row, h0, h1);
+        // The flags of this block: made ahead by the second thread while
+        // the previous block was computed, or now by every thread.
+        let ahead = self
+            .ahead
+            .take()
+            .filter(|a| (a.n0, a.b, a.row, a.mask) == (n0, b, row, mask));
+        let (mut flags, new_start, known_end) = match ahead {
+            Some(a) => (a.flags, a.new_start, a.known_end),
+            None => {
+                let mut flags = std::mem::take(&mut self.flags);
+                flags.clear();
+                flags.resize(b * row, 0);
+                let known: &[V] = &g[..n0];
+                let tasks = self.threads.min(b / MIN_TASK).max(1);
+                let fill = |rows: &mut [u8], h0: usize| {
+                    flag_block(
+                        known,
+                        &self.state.rare,
+                        &self.splits,
+                        self.halves,
+                        rows,
+                        row,
+                        h0,
+                    )
+                };
+                match &self.pool {
+                    Some(pool) if tasks > 1 => {
+                        let per = b.div_ceil(tasks);
+                        pool.install(|| {
+                            flags
+                                .par_chunks_mut(per * row)
+                                .enumerate()
+                                .for_each(|(t, rows)| fill(rows, n0 + t * per))
+                        });
+                    }
+                    _ => fill(&mut flags, n0),
                 }
-            };
-            match &self.pool {
-                Some(pool) if tasks > 1 => {
-                    let per = b.div_ceil(tasks);
-                    pool.install(|| {
-                        flags
-                            .par_chunks_mut(per * row)
-                            .enumerate()
-                            .for_each(|(t, rows)| task(rows, n0 + t * per))
-                    });
-                }
-                _ => task(&mut flags, n0),
+                (flags, self.state.rare.len(), n0)
             }
-        }
+        };
         // Then heap by heap. With two threads, the other one meanwhile
-        // checks the witness scans the previous block deferred, which need
-        // only the values before this block.
+        // checks the witness scans the previous block deferred and flags
+        // the next block's pairs with partners before this block: both
+        // need only the values before this block.
         let (pre, post) = g.split_at_mut(n0);
         let pre: &[V] = pre;
         let spec = self.pool.is_some() && n0 >= self.spec_from;
         let budget = spec.then_some(self.budget);
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
+        let n1 = n0 + b;
+        let next = (spec && n1 < end).then(|| {
+            let b1 = self.block_len(n1, end, row);
+            let mut flags = std::mem::take(&mut self.spare_flags);
+            flags.clear();
+            flags.resize(b1 * row, 0);
+            Ahead {
+                n0: n1,
+                b: b1,
+                row,
+                mask,
+                new_start: self.state.rare.len(),
+                known_end: n0,
+                flags,
+            }
+        });
+        let rare_then = next.as_ref().map(|_| self.state.rare.clone());
         let pool = self.pool.take();
         let mut sequential = || {
             let t = Instant::now();
@@ -469,7 +497,7 @@ impl Sparse {
                     parts,
                     &mut flags[k * row..(k + 1) * row],
                     mask,
-                    new_start,
+                    (new_start, known_end),
                     budget,
                 );
                 deferred.extend(d);
@@ -487,22 +515,30 @@ impl Sparse {
             self.pending = deferred;
             (result, t.elapsed())
         };
-        let (failed, checked, (result, took)) = match &pool {
-            Some(pool) if !jobs.is_empty() => {
-                let check = || {
+        let (failed, checked, next, (result, took)) = match &pool {
+            Some(pool) if !jobs.is_empty() || next.is_some() => {
+                let other = || {
                     let t = Instant::now();
-                    (check_deferred(pre, &jobs, &splits, halves), t.elapsed())
+                    let failed = check_deferred(pre, &jobs, &splits, halves);
+                    let next = next.map(|mut a| {
+                        let rare = rare_then.as_deref().unwrap_or_default();
+                        flag_block(pre, rare, &splits, halves, &mut a.flags, row, a.n0);
+                        a
+                    });
+                    (failed, next, t.elapsed())
                 };
-                let ((failed, checked), out) = pool.join(check, sequential);
-                (failed, Some(checked), out)
+                let ((failed, next, checked), out) = pool.join(other, sequential);
+                (failed, Some(checked), next, out)
             }
             _ => (
                 check_deferred(pre, &jobs, &splits, halves),
+                None,
                 None,
                 sequential(),
             ),
         };
         self.pool = pool;
+        self.ahead = next;
         // Balance the threads: the main one keeps more of the witness scans
         // when the checks took longer than its own work, fewer when they
         // were much quicker.
@@ -513,7 +549,7 @@ impl Sparse {
                 self.budget = (self.budget / 2).max(MIN_BUDGET);
             }
         }
-        self.flags = flags;
+        self.spare_flags = std::mem::replace(&mut self.flags, flags);
         match failed {
             Some(bad) => Ok(self.roll_back(g, bad)),
             None => result,
@@ -551,6 +587,14 @@ impl Sparse {
         failed.map(|bad| self.roll_back(g, bad))
     }
 
+    /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.
+    fn block_len(&self, n0: usize, end: usize, row: usize) -> usize {
+        (end - n0)
+            .min((n0 / 4).max(1))
+            .min((FLAG_BUDGET / row).max(1))
+            .min(MAX_BLOCK)
+    }
+
     /// Fills `skip` for masks on values below `row`.
     fn prepare_skip(&mut self, row: usize, mask: Mask) {
         if self.zeros.len() < row {
@@ -572,19 +616,29 @@ impl Sparse {
         g: Parts<V>,
         row: &mut [u8],
         mask: Mask,
-        new_start: usize,
+        (new_start, known_end): (usize, usize),
         budget: Option<usize>,
     ) -> (u32, Option<Deferred>) {
         let n = g.len();
         let n0 = g.pre.len();
         self.flag_simple(n, |i| g.get(i), row);
         let rare = &self.state.rare;
-        // Rare heaps of earlier blocks whose partner is in this block:
-        // those with r ≤ n − n0 − i, a prefix of the sorted list.
+        let xs = &self.state.rare_x;
+        // The rare heaps `rare[..new_start]` had their pairs with partners
+        // below `known_end` flagged with the block; the partners from
+        // `known_end` on are flagged here: those in this block (r ≤ n − n0
+        // − i, a prefix of the sorted list), then any in the block before.
         for &i in &self.splits {
-            if n >= n0 + i {
-                let k = rare[..new_start].partition_point(|&r| r + n0 + i <= n);
-                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g.post, n - i - n0);
+            if n >= known_end + i {
+                let k1 = rare[..new_start].partition_point(|&r| r + known_end + i <= n);
+                let mut k0 = 0;
+                if n >= n0 + i {
+                    k0 = rare[..k1].partition_point(|&r| r + n0 + i <= n);
+                    flag_xor_gather(row, &xs[..k0], &rare[..k0], g.post, n - i - n0);
+                }
+                for (&x, &r) in xs[k0..k1].iter().zip(&rare[k0..k1]) {
+                    row[(x ^ g.pre[n - i - r].get()) as usize] = 1;
+                }
             }
         }
         // Rare heaps of this block, with any partner.
@@ -619,6 +673,49 @@ impl Sparse {
         };
         self.set = set;
         out
+    }
+}
+
+/// A block's flags made ahead: the pairs of the rare heaps
+/// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
+/// from `n0`, in rows of `row` bytes, under `mask`.
+struct Ahead {
+    n0: usize,
+    b: usize,
+    row: usize,
+    mask: Mask,
+    new_start: usize,
+    known_end: usize,
+    flags: Vec<u8>,
+}
+
+/// Flags, for the heaps from `h0` (rows of `row` bytes in `rows`), the
+/// pairs of every heap in `rare` with a partner in `known`, a tile of rows
+/// at a time so that the rows stay in the L1 cache while every rare heap
+/// flags its run into them.
+fn flag_block<V: Value>(
+    known: &[V],
+    rare: &[usize],
+    splits: &[usize],
+    halves: Halves,
+    rows: &mut [u8],
+    row: usize,
+    h0: usize,
+) {
+    let tile = (TILE_BYTES / row).max(8) * row;
+    for (t, rows) in rows.chunks_mut(tile).enumerate() {
+        let h0 = h0 + t * (tile / row);
+        let h1 = h0 + rows.len() / row;
+        flag_known(
+            known,
+            rare.iter().copied(),
+            splits,
+            halves,
+            rows,
+            row,
+            h0,
+            h1,
+        );
     }
 }
 
