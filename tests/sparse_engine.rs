@@ -44,6 +44,11 @@ proptest! {
         let want = reference(&code, n);
         let got = sparse(&code, n, threads, MaskSpec::Auto);
         prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+        // Two threads deferring witness scans from the start: every new
+        // rare position makes a deferred check fail and the engine roll back.
+        let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+        e.defer_from(0, 0);
+        prop_assert_eq!(first_difference(&want, &compute(&mut e, n)), None, "{} deferred", code);
         // A forced (usually poor) mask sends every game down the sparse path.
         if let Some(bits) = forced {
             let mask = MaskSpec::Fixed(Mask { bits, pp: false });
@@ -94,6 +99,9 @@ fn grundys_game_matches_reference_to_1e5() {
     let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
     let got = compute(&mut e, n);
     assert_eq!(first_difference(&want, &got), None);
+    let mut deferring = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+    deferring.defer_from(0, 0);
+    assert_eq!(first_difference(&want, &compute(&mut deferring, n)), None);
     let info = e.info();
     let mask = info.rare_mask.expect("Grundy's game has sparse space");
     assert_eq!(mask & 1, 0, "bit 0 is ignored by the classes: {mask:#x}");
@@ -207,8 +215,10 @@ fn resuming_from_any_prefix_gives_the_same_values() {
                 g[from..].fill(0);
             }
         }
-        // The same engine, fed in uneven pieces.
+        // The same engine, fed in uneven pieces, deferring witness scans
+        // from the start (each piece must end with every check settled).
         let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+        e.defer_from(0, 0);
         let mut g = vec![0u16; n];
         let mut done = 0;
         for end in [1, 2, 3, 100, 1023, 1024, 3000, 3001, 20_000, n] {

@@ -7,6 +7,7 @@
 pub mod mex;
 pub mod pairs;
 pub mod value;
+pub mod witness;
 pub mod xor_translate;
 
 pub use value::Value;

@@ -142,6 +142,61 @@ unsafe fn first_unflagged_avx2(flags: &[u8], skip: &[u8]) -> usize {
     j + first_unflagged_scalar(&flags[j..], &skip[j..])
 }
 
+/// Sets bit `j % 64` of `out[j / 64]` for every `j < flags.len()` with
+/// `flags[j] == 0 && skip[j] == 0`, and clears the others: the values still
+/// open in a flag row, as a bitset. `out` must hold `flags.len()` bits and
+/// `skip` be at least as long as `flags`.
+#[inline]
+pub fn unflagged_bits(flags: &[u8], skip: &[u8], out: &mut [u64]) {
+    assert!(skip.len() >= flags.len(), "unflagged_bits: skip too short");
+    assert!(
+        out.len() * 64 >= flags.len(),
+        "unflagged_bits: out too short"
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is present; lengths checked above.
+            return unsafe { unflagged_bits_avx2(flags, skip, out) };
+        }
+    }
+    unflagged_bits_scalar(flags, skip, out)
+}
+
+/// Scalar twin of [`unflagged_bits`].
+pub fn unflagged_bits_scalar(flags: &[u8], skip: &[u8], out: &mut [u64]) {
+    out.fill(0);
+    for (j, (&f, &s)) in flags.iter().zip(skip).enumerate() {
+        if f == 0 && s == 0 {
+            out[j / 64] |= 1 << (j % 64);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn unflagged_bits_avx2(flags: &[u8], skip: &[u8], out: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let n = flags.len();
+    let zero = _mm256_setzero_si256();
+    let open = |j: usize| {
+        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
+        let s = _mm256_loadu_si256(skip.as_ptr().add(j) as *const __m256i);
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(f, s), zero)) as u32 as u64
+    };
+    let mut w = 0;
+    while 64 * w + 64 <= n {
+        out[w] = open(64 * w) | open(64 * w + 32) << 32;
+        w += 1;
+    }
+    out[w..].fill(0);
+    for j in 64 * w..n {
+        if flags[j] == 0 && skip[j] == 0 {
+            out[j / 64] |= 1 << (j % 64);
+        }
+    }
+}
+
 /// In-place Walsh–Hadamard transform: afterwards `h[m]` is
 /// `Σ_v h[v]·(−1)^popcount(v & m)`. `h.len()` must be a power of two.
 /// Not a hot loop (it runs at doubling points), so it has no SIMD twin.
@@ -252,6 +307,24 @@ mod tests {
             let want = (0..f.len()).find(|&j| f[j] == 0 && s[j] == 0).unwrap_or(f.len());
             proptest::prop_assert_eq!(first_unflagged(&f, &s), want);
             proptest::prop_assert_eq!(first_unflagged_scalar(&f, &s), want);
+        }
+
+        #[test]
+        fn unflagged_bits_matches_scalar(
+            pairs in proptest::collection::vec((0u8..2, 0u8..2), 0..300),
+            spare in 0usize..3,
+            junk in proptest::prelude::any::<u64>(),
+        ) {
+            let (f, s): (Vec<u8>, Vec<u8>) = pairs.into_iter().unzip();
+            let words = f.len().div_ceil(64) + spare;
+            let mut a = vec![junk; words];
+            let mut b = vec![!junk; words];
+            unflagged_bits(&f, &s, &mut a);
+            unflagged_bits_scalar(&f, &s, &mut b);
+            proptest::prop_assert_eq!(&a, &b);
+            let want: Vec<usize> = (0..f.len()).filter(|&j| f[j] == 0 && s[j] == 0).collect();
+            let got: Vec<usize> = (0..words * 64).filter(|&j| a[j / 64] >> (j % 64) & 1 == 1).collect();
+            proptest::prop_assert_eq!(got, want);
         }
     }
 }

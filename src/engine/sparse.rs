@@ -16,8 +16,9 @@
 //! flagged first, in parallel (cache-friendly: one contiguous run per rare
 //! heap and split distance). Then one thread finishes the block heap by heap.
 
-use octal_kernels::mex::first_unflagged;
+use octal_kernels::mex::{first_unflagged, unflagged_bits};
 use octal_kernels::pairs::{find_xor_any, flag_pairs, flag_xor, flag_xor_gather, MAX_TARGETS};
+use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -42,22 +43,24 @@ const MIN_TASK: usize = 128;
 /// Without sparse space, the least number of pairs flagged up front (per
 /// split distance) before the witness searches.
 const PREFIX_PAIRS: usize = 64;
-/// More open values than this after the cheap flags: flag every pair
-/// instead of searching witnesses (a bound on the worst case).
-const MAX_CANDIDATES: usize = 256;
-/// The same bound without sparse space, where the candidates include every
-/// value up to the bound: most lie above G(n) and are never searched, and
-/// the least unreachable one costs one scan whatever their number.
+/// Without sparse space, more open values than this after the cheap flags:
+/// flag every pair instead of searching witnesses. Most candidates lie above
+/// G(n) and are never searched, and the least unreachable one costs one scan
+/// whatever their number, so the bound is generous.
 const FULL_MAX_CANDIDATES: usize = 1024;
-/// Heaps around the middle whose pairs are flagged with the rare ones:
-/// adapted per block between these bounds so that the time spent on the
-/// flags (parallel) and on witness searches (sequential) stay alike.
-const MIN_WINDOW: usize = 16;
-const MAX_WINDOW: usize = 4096;
 /// One heap in this many has its flag and search phases timed.
 const TIME_SAMPLE: usize = 8;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
+/// Pairs nearest the middle that the witness scan tries first.
+const MIDDLE_PAIRS: usize = 1024;
+/// With two threads, witness scans longer than a budget are checked by the
+/// second thread from this heap on (below it, rare positions still appear
+/// often, and each makes a deferred check fail and the block be redone).
+const SPEC_FROM: usize = 1 << 15;
+/// Fewest and most pairs the main thread scans before deferring.
+const MIN_BUDGET: usize = 64;
+const MAX_BUDGET: usize = 1 << 20;
 
 /// Why an engine cannot run a game or an option.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -90,10 +93,18 @@ pub struct Sparse {
     /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
     skip: [Vec<u8>; 2],
     zeros: Vec<u8>,
-    cands: Vec<u32>,
-    /// Current window size, and time in witness searches this block.
-    window: usize,
-    searched: std::time::Duration,
+    /// The values still looking for a witness, as a bitset.
+    set: Vec<u64>,
+    /// The next block's flags, made ahead by the second thread.
+    ahead: Option<Ahead>,
+    /// A second flag buffer, for the block made ahead.
+    spare_flags: Vec<u8>,
+    /// Witness scans deferred by the last block, not yet checked.
+    pending: Vec<Deferred>,
+    /// Pairs the main thread scans before deferring the rest (adapted).
+    budget: usize,
+    /// No deferring below this heap (raised after each roll-back).
+    spec_from: usize,
     /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
     tick: usize,
     /// The same trade without sparse space: pairs flagged per split
@@ -170,9 +181,12 @@ impl Sparse {
             flags: Vec::new(),
             skip: [Vec::new(), Vec::new()],
             zeros: Vec::new(),
-            cands: Vec::new(),
-            window: 256,
-            searched: std::time::Duration::ZERO,
+            set: Vec::new(),
+            pending: Vec::new(),
+            ahead: None,
+            spare_flags: Vec::new(),
+            budget: 4 * MIDDLE_PAIRS,
+            spec_from: SPEC_FROM,
             tick: 0,
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
@@ -181,9 +195,19 @@ impl Sparse {
         })
     }
 
+    /// Defers witness scans (with two threads) from heap `from` on, after
+    /// `budget` pairs at first. For tests, which need the roll-back of a
+    /// failed check to happen often: the default waits for heap 2^15.
+    #[doc(hidden)]
+    pub fn defer_from(&mut self, from: usize, budget: usize) {
+        self.spec_from = from;
+        self.budget = budget;
+    }
+
     /// Makes the state describe `g` (all known values).
     fn rebuild<V: Value>(&mut self, g: &[V]) {
         self.state = State::default();
+        self.ahead = None;
         if let Some(d) = &mut self.diagonals {
             d.clear();
         }
@@ -239,6 +263,13 @@ impl Sparse {
     #[inline]
     fn push<V: Value>(&mut self, g: &mut [V], n: usize, v: u32) -> Result<(), Overflow> {
         g[n] = fit(v, n)?;
+        self.note_new(n, v);
+        Ok(())
+    }
+
+    /// Records G(n) = v, stored by the caller, as the next value.
+    #[inline]
+    fn note_new(&mut self, n: usize, v: u32) {
         self.note(n, v);
         if let Some(m) = self.state.mask {
             if n >= 1 && m.is_rare(n, v, self.i0) {
@@ -247,7 +278,6 @@ impl Sparse {
             }
         }
         self.state.built = n + 1;
-        Ok(())
     }
 
     fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
@@ -255,13 +285,33 @@ impl Sparse {
             self.rebuild(&g[..from]);
         }
         let mut n = from;
-        while n < g.len() {
+        loop {
+            // Deferred witness scans are all checked before values leave
+            // the engine, before an overflow is reported, and before the
+            // heap-by-heap path (which does not check them).
+            let must_settle = n >= g.len() || self.state.mask.is_none();
+            if must_settle && !self.pending.is_empty() {
+                if let Some(again) = self.settle(g) {
+                    n = again;
+                    continue;
+                }
+            }
+            if n >= g.len() {
+                return Ok(());
+            }
             if n >= self.state.next_choice {
                 self.choose(&g[..n]);
+                continue;
             }
             let end = g.len().min(self.state.next_choice);
             n = match self.state.mask {
-                Some(mask) => self.sparse_block(g, n, end, mask)?,
+                Some(mask) => match self.sparse_block(g, n, end, mask) {
+                    Ok(n) => n,
+                    Err(e) => match self.settle(g) {
+                        Some(again) => again,
+                        None => return Err(e),
+                    },
+                },
                 None => {
                     for k in n..end {
                         let v = self.full_value(&g[..k]);
@@ -271,7 +321,6 @@ impl Sparse {
                 }
             };
         }
-        Ok(())
     }
 
     /// Values below this bound cover every option so far (XORs included).
@@ -281,7 +330,7 @@ impl Sparse {
 
     /// Options of heap `n` that are not splits, flagged in `row`.
     #[inline]
-    fn flag_simple<V: Value>(&self, g: &[V], n: usize, row: &mut [u8]) {
+    fn flag_simple(&self, n: usize, g: impl Fn(usize) -> u32, row: &mut [u8]) {
         for &i in &self.take_all {
             if n == i {
                 row[0] = 1;
@@ -289,7 +338,7 @@ impl Sparse {
         }
         for &i in &self.take_leave_one {
             if n > i {
-                row[g[n - i].get() as usize] = 1;
+                row[g(n - i) as usize] = 1;
             }
         }
     }
@@ -311,7 +360,7 @@ impl Sparse {
         // much as a small heap's work.
         self.tick = self.tick.wrapping_add(1);
         let started = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
-        self.flag_simple(g, n, &mut row);
+        self.flag_simple(n, |i| g[i].get(), &mut row);
         for &i in &self.splits {
             if n >= i + 2 {
                 let m = n - i;
@@ -376,85 +425,186 @@ impl Sparse {
         mask: Mask,
     ) -> Result<usize, Overflow> {
         let row = self.bound();
-        let b = (end - n0)
-            .min((n0 / 4).max(1))
-            .min((FLAG_BUDGET / row).max(1))
-            .min(MAX_BLOCK);
+        let b = self.block_len(n0, end, row);
         self.prepare_skip(row, mask);
-        let mut flags = std::mem::take(&mut self.flags);
-        flags.clear();
-        flags.resize(b * row, 0);
-        let started = Instant::now();
-        let new_start = self.state.rare.len();
-        {
-            let known: &[V] = &g[..n0];
-            let rare = &self.state.rare[..];
-            // A window of pairs around the middle: their values are what
-            // the witness searches would look for first.
-            let w = self.window;
-            let w0 = (n0 / 2).saturating_sub(w / 2).max(1);
-            let window = w0..(w0 + w).min(n0);
-            let splits = &self.splits[..];
-            let halves = self.halves;
-            let tasks = self.threads.min(b / MIN_TASK).max(1);
-            // Tiles of rows that stay in the L1 cache while every rare heap
-            // flags its run into them.
-            let tile = (TILE_BYTES / row).max(8) * row;
-            let task = |rows: &mut [u8], h0: usize| {
-                for (t, rows) in rows.chunks_mut(tile).enumerate() {
-                    let h0 = h0 + t * (tile / row);
-                    let h1 = h0 + rows.len() / row;
-                    let heaps = rare.iter().copied();
-                    flag_known(known, heaps, splits, halves, rows, row, h0, h1);
-                    flag_known(known, window.clone(), splits, halves, rows, row, h0, h1);
+        // The flags of this block: made ahead by the second thread while
+        // the previous block was computed, or now by every thread.
+        let ahead = self
+            .ahead
+            .take()
+            .filter(|a| (a.n0, a.b, a.row, a.mask) == (n0, b, row, mask));
+        let (mut flags, new_start, known_end) = match ahead {
+            Some(a) => (a.flags, a.new_start, a.known_end),
+            None => {
+                let mut flags = std::mem::take(&mut self.flags);
+                flags.clear();
+                flags.resize(b * row, 0);
+                let known: &[V] = &g[..n0];
+                let tasks = self.threads.min(b / MIN_TASK).max(1);
+                let fill = |rows: &mut [u8], h0: usize| {
+                    flag_block(
+                        known,
+                        &self.state.rare,
+                        &self.splits,
+                        self.halves,
+                        rows,
+                        row,
+                        h0,
+                    )
+                };
+                match &self.pool {
+                    Some(pool) if tasks > 1 => {
+                        let per = b.div_ceil(tasks);
+                        pool.install(|| {
+                            flags
+                                .par_chunks_mut(per * row)
+                                .enumerate()
+                                .for_each(|(t, rows)| fill(rows, n0 + t * per))
+                        });
+                    }
+                    _ => fill(&mut flags, n0),
                 }
-            };
-            match &self.pool {
-                Some(pool) if tasks > 1 => {
-                    let per = b.div_ceil(tasks);
-                    pool.install(|| {
-                        flags
-                            .par_chunks_mut(per * row)
-                            .enumerate()
-                            .for_each(|(t, rows)| task(rows, n0 + t * per))
-                    });
-                }
-                _ => task(&mut flags, n0),
-            }
-        }
-        let flagged = started.elapsed();
-        self.searched = std::time::Duration::ZERO;
-        let mut n = n0;
-        let result = loop {
-            if n == n0 + b {
-                break Ok(n);
-            }
-            let k = n - n0;
-            let v = self.sparse_value(
-                &g[..n],
-                &mut flags[k * row..(k + 1) * row],
-                mask,
-                n0,
-                new_start,
-            );
-            if let Err(e) = self.push(g, n, v) {
-                break Err(e);
-            }
-            n += 1;
-            if v as usize >= row {
-                // Later rows are too narrow for the new values.
-                break Ok(n);
+                (flags, self.state.rare.len(), n0)
             }
         };
-        self.flags = flags;
-        // Witness searches dearer than the flags: widen the window; much
-        // cheaper: narrow it.
-        if self.searched > flagged {
-            self.window = (self.window * 2).min(MAX_WINDOW);
-        } else if self.searched * 4 < flagged {
-            self.window = (self.window / 2).max(MIN_WINDOW);
+        // Then heap by heap. With two threads, the other one meanwhile
+        // checks the witness scans the previous block deferred and flags
+        // the next block's pairs with partners before this block: both
+        // need only the values before this block.
+        let (pre, post) = g.split_at_mut(n0);
+        let pre: &[V] = pre;
+        let spec = self.pool.is_some() && n0 >= self.spec_from;
+        let budget = spec.then_some(self.budget);
+        let jobs = std::mem::take(&mut self.pending);
+        let (splits, halves) = (self.splits.clone(), self.halves);
+        let n1 = n0 + b;
+        let next = (spec && n1 < end).then(|| {
+            let b1 = self.block_len(n1, end, row);
+            let mut flags = std::mem::take(&mut self.spare_flags);
+            flags.clear();
+            flags.resize(b1 * row, 0);
+            Ahead {
+                n0: n1,
+                b: b1,
+                row,
+                mask,
+                new_start: self.state.rare.len(),
+                known_end: n0,
+                flags,
+            }
+        });
+        let rare_then = next.as_ref().map(|_| self.state.rare.clone());
+        let pool = self.pool.take();
+        let mut sequential = || {
+            let t = Instant::now();
+            let mut deferred = Vec::new();
+            let mut k = 0;
+            let result = loop {
+                if k == b {
+                    break Ok(n0 + k);
+                }
+                let (done, rest) = post.split_at_mut(k);
+                let parts = Parts { pre, post: done };
+                let (v, d) = self.sparse_value(
+                    parts,
+                    &mut flags[k * row..(k + 1) * row],
+                    mask,
+                    (new_start, known_end),
+                    budget,
+                );
+                deferred.extend(d);
+                match fit(v, n0 + k) {
+                    Ok(x) => rest[0] = x,
+                    Err(e) => break Err(e),
+                }
+                self.note_new(n0 + k, v);
+                k += 1;
+                if v as usize >= row {
+                    // Later rows are too narrow for the new values.
+                    break Ok(n0 + k);
+                }
+            };
+            self.pending = deferred;
+            (result, t.elapsed())
+        };
+        let (failed, checked, next, (result, took)) = match &pool {
+            Some(pool) if !jobs.is_empty() || next.is_some() => {
+                let other = || {
+                    let t = Instant::now();
+                    let failed = check_deferred(pre, &jobs, &splits, halves);
+                    let next = next.map(|mut a| {
+                        let rare = rare_then.as_deref().unwrap_or_default();
+                        flag_block(pre, rare, &splits, halves, &mut a.flags, row, a.n0);
+                        a
+                    });
+                    (failed, next, t.elapsed())
+                };
+                let ((failed, next, checked), out) = pool.join(other, sequential);
+                (failed, Some(checked), next, out)
+            }
+            _ => (
+                check_deferred(pre, &jobs, &splits, halves),
+                None,
+                None,
+                sequential(),
+            ),
+        };
+        self.pool = pool;
+        self.ahead = next;
+        // Balance the threads: the main one keeps more of the witness scans
+        // when the checks took longer than its own work, fewer when they
+        // were much quicker.
+        if let Some(checked) = checked {
+            if checked > took {
+                self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
+            } else if checked * 2 < took {
+                self.budget = (self.budget / 2).max(MIN_BUDGET);
+            }
         }
-        result
+        self.spare_flags = std::mem::replace(&mut self.flags, flags);
+        match failed {
+            Some(bad) => Ok(self.roll_back(g, bad)),
+            None => result,
+        }
+    }
+
+    /// A deferred check failed: G(n) = v, not the value taken. Everything
+    /// after heap n is recomputed, without deferring before 2n.
+    fn roll_back<V: Value>(&mut self, g: &mut [V], (n, v): (usize, u32)) -> usize {
+        g[n] = V::from_u32(v);
+        self.pending.clear();
+        self.rebuild(&g[..n + 1]);
+        self.spec_from = self.spec_from.max(2 * (n + 1));
+        n + 1
+    }
+
+    /// Checks every deferred witness scan; on a failure, rolls back and
+    /// returns where to go on from.
+    fn settle<V: Value>(&mut self, g: &mut [V]) -> Option<usize> {
+        let jobs = std::mem::take(&mut self.pending);
+        let failed = match &self.pool {
+            Some(pool) if jobs.len() > 1 => {
+                let (splits, halves) = (&self.splits[..], self.halves);
+                let g: &[V] = g;
+                let per = jobs.len().div_ceil(2);
+                let parts: Vec<Option<(usize, u32)>> = pool.install(|| {
+                    jobs.par_chunks(per)
+                        .map(|jobs| check_deferred(g, jobs, splits, halves))
+                        .collect()
+                });
+                parts.into_iter().flatten().next()
+            }
+            _ => check_deferred(g, &jobs, &self.splits, self.halves),
+        };
+        failed.map(|bad| self.roll_back(g, bad))
+    }
+
+    /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.
+    fn block_len(&self, n0: usize, end: usize, row: usize) -> usize {
+        (end - n0)
+            .min((n0 / 4).max(1))
+            .min((FLAG_BUDGET / row).max(1))
+            .min(MAX_BLOCK)
     }
 
     /// Fills `skip` for masks on values below `row`.
@@ -470,70 +620,179 @@ impl Sparse {
     }
 
     /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
+    /// With a `budget` of pairs, a witness scan still open after it is
+    /// handed back as a [`Deferred`] check and G(n) is taken to be `mo`
+    /// until the check says otherwise.
     fn sparse_value<V: Value>(
         &mut self,
-        g: &[V],
+        g: Parts<V>,
         row: &mut [u8],
         mask: Mask,
-        n0: usize,
-        new_start: usize,
-    ) -> u32 {
+        (new_start, known_end): (usize, usize),
+        budget: Option<usize>,
+    ) -> (u32, Option<Deferred>) {
         let n = g.len();
-        self.flag_simple(g, n, row);
+        let n0 = g.pre.len();
+        self.flag_simple(n, |i| g.get(i), row);
         let rare = &self.state.rare;
-        // Rare heaps of earlier blocks whose partner is in this block:
-        // those with r ≤ n − n0 − i, a prefix of the sorted list.
+        let xs = &self.state.rare_x;
+        // The rare heaps `rare[..new_start]` had their pairs with partners
+        // below `known_end` flagged with the block; the partners from
+        // `known_end` on are flagged here: those in this block (r ≤ n − n0
+        // − i, a prefix of the sorted list), then any in the block before.
         for &i in &self.splits {
-            if n >= n0 + i {
-                let k = rare[..new_start].partition_point(|&r| r + n0 + i <= n);
-                flag_xor_gather(row, &self.state.rare_x[..k], &rare[..k], g, n - i);
+            if n >= known_end + i {
+                let k1 = rare[..new_start].partition_point(|&r| r + known_end + i <= n);
+                let mut k0 = 0;
+                if n >= n0 + i {
+                    k0 = rare[..k1].partition_point(|&r| r + n0 + i <= n);
+                    flag_xor_gather(row, &xs[..k0], &rare[..k0], g.post, n - i - n0);
+                }
+                for (&x, &r) in xs[k0..k1].iter().zip(&rare[k0..k1]) {
+                    row[(x ^ g.pre[n - i - r].get()) as usize] = 1;
+                }
             }
         }
         // Rare heaps of this block, with any partner.
         for &r in &rare[new_start..] {
-            let x = g[r].get();
+            let x = g.get(r);
             for &i in &self.splits {
                 if n > i + r && self.halves.allows(r, n - i - r) {
-                    row[(x ^ g[n - i - r].get()) as usize] = 1;
+                    row[(x ^ g.get(n - i - r)) as usize] = 1;
                 }
             }
         }
         let q = mask.q(n, self.i0) as usize;
         let mo = first_unflagged(row, &self.skip[q]);
-        // Values of class q below mo that nothing flagged yet: the first
-        // of them without a witness is G(n), else G(n) = mo.
+        // Values of class q below mo that nothing flagged yet each need a
+        // witness among all split pairs: the least without one is G(n),
+        // else G(n) = mo.
         let other = &self.skip[q ^ 1];
-        let mut cands = std::mem::take(&mut self.cands);
-        cands.clear();
-        let mut v = 0;
-        loop {
-            v += first_unflagged(&row[v..mo], &other[v..mo]);
-            if v >= mo {
-                break;
-            }
-            cands.push(v as u32);
-            v += 1;
-        }
-        let v = if cands.is_empty() {
-            mo as u32
-        } else if cands.len() > MAX_CANDIDATES {
-            // Too many open values for witness searches: every pair, once.
-            flag_all_pairs(g, n, &self.splits, self.halves, row);
-            first_unflagged(row, &self.zeros[..row.len()]) as u32
-        } else {
-            // Timed on a sample of searches (see `full_value`).
-            self.tick = self.tick.wrapping_add(1);
-            let t = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
-            let mut open = cands.iter().copied();
-            let v = least_unwitnessed(g, n, &self.splits, self.halves, || open.next())
-                .unwrap_or(mo as u32);
-            if let Some(t) = t {
-                self.searched += t.elapsed() * TIME_SAMPLE as u32;
-            }
-            v
+        let mut set = std::mem::take(&mut self.set);
+        set.resize(mo.div_ceil(64), 0);
+        unflagged_bits(&row[..mo], other, &mut set);
+        let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, 0, budget) {
+            Strike::Empty => (mo as u32, None),
+            Strike::Exhausted => (least_member(&set).expect("values left"), None),
+            Strike::Paused(round) => (
+                mo as u32,
+                Some(Deferred {
+                    n,
+                    set: set.clone(),
+                    round,
+                }),
+            ),
         };
-        self.cands = cands;
-        v
+        self.set = set;
+        out
+    }
+}
+
+/// A block's flags made ahead: the pairs of the rare heaps
+/// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
+/// from `n0`, in rows of `row` bytes, under `mask`.
+struct Ahead {
+    n0: usize,
+    b: usize,
+    row: usize,
+    mask: Mask,
+    new_start: usize,
+    known_end: usize,
+    flags: Vec<u8>,
+}
+
+/// Flags, for the heaps from `h0` (rows of `row` bytes in `rows`), the
+/// pairs of every heap in `rare` with a partner in `known`, a tile of rows
+/// at a time so that the rows stay in the L1 cache while every rare heap
+/// flags its run into them.
+fn flag_block<V: Value>(
+    known: &[V],
+    rare: &[usize],
+    splits: &[usize],
+    halves: Halves,
+    rows: &mut [u8],
+    row: usize,
+    h0: usize,
+) {
+    let tile = (TILE_BYTES / row).max(8) * row;
+    for (t, rows) in rows.chunks_mut(tile).enumerate() {
+        let h0 = h0 + t * (tile / row);
+        let h1 = h0 + rows.len() / row;
+        flag_known(
+            known,
+            rare.iter().copied(),
+            splits,
+            halves,
+            rows,
+            row,
+            h0,
+            h1,
+        );
+    }
+}
+
+/// A witness scan left open by the main thread: heap `n` was given the
+/// value `mo` on the condition that every value in `set` has a witness
+/// among the pairs from scan round `round` on. A second thread checks it
+/// while the next block is computed; a failed check rolls the sequence back.
+#[derive(Debug, Clone)]
+struct Deferred {
+    n: usize,
+    set: Vec<u64>,
+    round: usize,
+}
+
+/// Checks deferred witness scans in order, each against `g` (which holds
+/// at least G(0..n) of each); the first that fails gives its heap and true
+/// value (the least value left without a witness).
+fn check_deferred<V: Value>(
+    g: &[V],
+    jobs: &[Deferred],
+    splits: &[usize],
+    halves: Halves,
+) -> Option<(usize, u32)> {
+    for job in jobs {
+        let mut set = job.set.clone();
+        let parts = Parts { pre: g, post: &[] };
+        match strike_witnessed(parts, job.n, splits, halves, &mut set, job.round, None) {
+            Strike::Empty => {}
+            _ => return Some((job.n, least_member(&set).expect("values left"))),
+        }
+    }
+    None
+}
+
+/// The known values `G(0..n)` in two pieces, `pre` (the values before the
+/// current block, which a second thread may be reading) and `post` (the
+/// block's values so far): the block is written while `pre` is shared.
+#[derive(Clone, Copy)]
+struct Parts<'a, V> {
+    pre: &'a [V],
+    post: &'a [V],
+}
+
+impl<'a, V: Value> Parts<'a, V> {
+    fn len(&self) -> usize {
+        self.pre.len() + self.post.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        match i.checked_sub(self.pre.len()) {
+            None => self.pre[i].get(),
+            Some(j) => self.post[j].get(),
+        }
+    }
+
+    /// `G(a..b)`, which must lie on one side of the seam.
+    #[inline]
+    fn slice(&self, a: usize, b: usize) -> &'a [V] {
+        let s = self.pre.len();
+        if b <= s {
+            &self.pre[a..b]
+        } else {
+            &self.post[a - s..b - s]
+        }
     }
 }
 
@@ -598,6 +857,105 @@ fn flag_known<V: Value>(
             }
         }
     }
+}
+
+/// The least value in a bitset, if any.
+fn least_member(set: &[u64]) -> Option<u32> {
+    let k = set.iter().position(|&w| w != 0)?;
+    Some(k as u32 * 64 + set[k].trailing_zeros())
+}
+
+/// How a witness scan ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strike {
+    /// Every value of the set has a witness.
+    Empty,
+    /// Every pair was scanned; the values left are unreachable.
+    Exhausted,
+    /// The budget ran out; the scan goes on from this round.
+    Paused(usize),
+}
+
+/// Strikes from `set` every value that a split of heap `n` reaches, until
+/// the set is empty or the pairs run out. Each split distance is scanned in
+/// rounds of a chunk, interleaved with the other distances: first the
+/// [`MIDDLE_PAIRS`] pairs nearest the middle (which witness most values),
+/// then from the smallest heaps up. Measured on `0.6`, the small heaps (with
+/// the irregular values of the sequence's start) witness the last, hardest
+/// values within a few thousand pairs, where going on outwards from the
+/// middle takes tens of thousands. Starts at round `from`; with a `budget`,
+/// pauses after the round in which that many pairs have been scanned.
+fn strike_witnessed<V: Value>(
+    g: Parts<V>,
+    n: usize,
+    splits: &[usize],
+    halves: Halves,
+    set: &mut [u64],
+    from: usize,
+    budget: Option<usize>,
+) -> Strike {
+    if set.iter().all(|&w| w == 0) {
+        return Strike::Empty;
+    }
+    let mut scanned = 0;
+    let mut c = from;
+    loop {
+        if budget.is_some_and(|b| scanned >= b) {
+            return Strike::Paused(c);
+        }
+        let mut any = false;
+        for &i in splits {
+            if n < i + 2 {
+                continue;
+            }
+            let m = n - i;
+            let half = halves.last(m);
+            let mid = half.saturating_sub(MIDDLE_PAIRS);
+            // Pairs (a, m − a) for a in [a0, a1): (mid, half] first, then
+            // [1, mid] a chunk at a time.
+            let (a0, a1) = if c == 0 {
+                (mid + 1, half + 1)
+            } else {
+                let a0 = 1 + (c - 1) * CHUNK;
+                (a0, (a0 + CHUNK).min(mid + 1))
+            };
+            if a0 >= a1 {
+                continue;
+            }
+            any = true;
+            scanned += a1 - a0;
+            if strike_pairs(g, m, a0, a1, set) {
+                return Strike::Empty;
+            }
+        }
+        if !any {
+            return Strike::Exhausted;
+        }
+        c += 1;
+    }
+}
+
+/// [`strike_xors`] on the pairs `(a, m − a)`, `a0 ≤ a < a1`, cut where
+/// either run would cross the seam of `g`.
+#[inline]
+fn strike_pairs<V: Value>(g: Parts<V>, m: usize, a0: usize, a1: usize, set: &mut [u64]) -> bool {
+    let s = g.pre.len();
+    let mut cuts = [a0, a1, a1, a1];
+    let mut k = 1;
+    for c in [s, (m + 1).saturating_sub(s)] {
+        if a0 < c && c < a1 {
+            cuts[k] = c;
+            k += 1;
+        }
+    }
+    cuts[..=k].sort_unstable();
+    for w in cuts[..=k].windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a < b && strike_xors(set, g.slice(a, b), g.slice(m + 1 - b, m + 1 - a)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Flags the value of every split of heap `n` in `row`.
