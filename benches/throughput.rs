@@ -2,9 +2,10 @@
 //! with `cargo bench --bench throughput`, optionally `-- quick`).
 //!
 //! Games: `0.6` (sparse space, thousands of rare positions), `.16` (sparse
-//! space, few rare positions), Cookie Cutter 6 (`0.333337`, no sparse
-//! space: every heap takes a full pair scan) and Grundy's game (`4.0u`,
-//! unequal splits, sparse space), each with 1 and 2 threads.
+//! space, few rare positions), Cookie Cutter 6 and 20 (`0.333337`, no
+//! sparse space: the diagonal method, one full scan of a diagonal per
+//! heap) and Grundy's game (`4.0u`, unequal splits, sparse space), each
+//! with 1 and 2 threads.
 
 use std::time::Instant;
 
@@ -14,10 +15,11 @@ use octal::engine::{compute, EngineKind, MaskSpec};
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let scale = if quick { 10 } else { 1 };
-    let games: [(&str, Code, usize); 4] = [
+    let games: [(&str, Code, usize); 5] = [
         ("0.6", "0.6".parse().unwrap(), 1_000_000),
         (".16", ".16".parse().unwrap(), 10_000_000),
         ("cookie cutter 6", Code::cookie_cutter(6), 100_000),
+        ("cookie cutter 20", Code::cookie_cutter(20), 200_000),
         ("grundy", "grundy".parse().unwrap(), 1 << 22),
     ];
     println!(

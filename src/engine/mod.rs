@@ -5,6 +5,7 @@
 //! able to start from any prefix (a resumed store hands it one), so the
 //! values themselves are the only state that has to survive a restart.
 
+pub mod diagonal;
 pub mod mask;
 pub mod reference;
 pub mod sparse;
@@ -15,6 +16,7 @@ use thiserror::Error;
 
 use crate::code::Code;
 
+pub use diagonal::Diagonal;
 pub use mask::{Mask, MaskSpec};
 pub use reference::Reference;
 pub use sparse::{Sparse, SparseError};

@@ -23,6 +23,7 @@ use octal_kernels::Value;
 use rayon::prelude::*;
 use std::time::Instant;
 
+use super::diagonal::Diagonals;
 use super::mask::{Histogram, Mask, MaskSpec};
 use super::{fit, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
@@ -111,6 +112,9 @@ pub struct Sparse {
     full_window: usize,
     full_flag: std::time::Duration,
     full_search: std::time::Duration,
+    /// Without sparse space, the diagonal method when it beats the
+    /// witness search (see [`Diagonals::worth_it`]).
+    diagonals: Option<Diagonals>,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -131,6 +135,7 @@ impl Sparse {
         // Exhaustive on purpose: a new kind of move must be taught to this
         // engine before it compiles, never silently ignored.
         let rules = code.rules();
+        let diagonals = Diagonals::new(&rules, threads).filter(|_| Diagonals::worth_it(&rules));
         if rules.has_split3() {
             return Err(SparseError::Unsupported {
                 code: code.to_string(),
@@ -186,6 +191,7 @@ impl Sparse {
             full_window: 4 * PREFIX_PAIRS,
             full_flag: std::time::Duration::ZERO,
             full_search: std::time::Duration::ZERO,
+            diagonals,
         })
     }
 
@@ -202,6 +208,9 @@ impl Sparse {
     fn rebuild<V: Value>(&mut self, g: &[V]) {
         self.state = State::default();
         self.ahead = None;
+        if let Some(d) = &mut self.diagonals {
+            d.clear();
+        }
         for (n, v) in g.iter().enumerate() {
             self.note(n, v.get());
         }
@@ -338,6 +347,9 @@ impl Sparse {
     fn full_value<V: Value>(&mut self, g: &[V]) -> u32 {
         let n = g.len();
         let bound = self.bound();
+        if let Some(d) = &mut self.diagonals {
+            return d.value(g, bound);
+        }
         let mut row = std::mem::take(&mut self.flags);
         row.clear();
         row.resize(bound, 0);

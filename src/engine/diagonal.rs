@@ -1,0 +1,594 @@
+//! The diagonal method: two-heap splits for games without sparse space.
+//!
+//! Why it exists: when no mask gives sparse space (Cookie Cutter with an
+//! even cutter, `0.33…37`, is the classic case), every heap `n` must have
+//! *all* its splits looked at: proving that G(n) is not among them takes a
+//! scan of every pair of every split distance `t ∈ T`, about |T| · n/2
+//! pair checks per heap. But the splits of `n` at distance `t` are exactly
+//! the pairs of the *diagonal* `s = n − t`,
+//!
+//! ```text
+//! D(s) = { G(a) ⊕ G(s − a) : 1 ≤ a ≤ s/2 }   (a < s − a with the u suffix)
+//! ```
+//!
+//! and each diagonal is shared by |T| consecutive heaps. So each D(s) is
+//! computed once, as a bitset (one full scan of its pairs,
+//! [`or_pair_xors`]), the last few are kept in a ring, and G(n) is the mex
+//! of the union of |T| cached sets and the non-split options: about n/2
+//! pair checks per heap, whatever |T|. Nothing is skipped: every pair of
+//! every diagonal is looked at, so the values are exact.
+//!
+//! A diagonal missing from the ring (a run resumed from a prefix, or the
+//! sparse engine coming back from sparse space) is computed on demand. A
+//! long diagonal can be shared with a second thread: both take slices of
+//! it in turn, each into its own set, OR-ed at the end.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use octal_kernels::pairs::or_pair_xors;
+use octal_kernels::Value;
+
+use super::{fit, Engine, EngineInfo, Overflow};
+use crate::code::{Code, Rules};
+
+/// Pairs below which a diagonal is not worth sharing between threads.
+const PARALLEL_PAIRS: usize = 1 << 14;
+/// Pairs per slice of a shared diagonal, at least (each slice is claimed
+/// by whichever thread is free, so a descheduled helper delays little).
+const SLICE_PAIRS: usize = 1 << 13;
+/// Most slices per shared diagonal.
+const MAX_SLICES: usize = 32;
+/// Long diagonals per trial of the mode (shared or not) not in use.
+const TRIAL: u32 = 32;
+/// Long diagonals in the better mode between trials.
+const EPOCH: u32 = 512;
+
+/// Cached diagonal sets of one game; see the module documentation.
+pub struct Diagonals {
+    take_all: Vec<usize>,
+    take_leave_one: Vec<usize>,
+    /// Split distances, ascending.
+    splits: Vec<usize>,
+    unequal: bool,
+    /// `ring[s % ring.len()]` holds D(s) when its tag is `s`.
+    ring: Vec<Slot>,
+    /// Width of every set, in 64-bit words (a power of two).
+    words: usize,
+    union: Vec<u64>,
+    /// Per-thread sets and byte scratch for a shared diagonal.
+    halves: [Vec<u64>; 2],
+    scratch: [Vec<u8>; 2],
+    /// Two threads wanted; the helper is started on first use.
+    parallel: bool,
+    helper: Option<Helper>,
+    /// Whether long diagonals are shared, chosen by measurement: see
+    /// [`Chooser`].
+    chooser: Chooser,
+    /// Diagonals computed (for tests and statistics).
+    computed: u64,
+    /// Diagonals of at least this many pairs are split between threads.
+    parallel_pairs: usize,
+}
+
+#[derive(Default, Clone)]
+struct Slot {
+    s: Option<usize>,
+    bits: Vec<u64>,
+}
+
+impl Diagonals {
+    /// The method for `rules`, or `None` when the game has moves it does
+    /// not know (three-heap splits).
+    pub fn new(rules: &Rules, threads: usize) -> Option<Diagonals> {
+        let Rules {
+            take_all,
+            take_leave_one,
+            take_split,
+            take_split3,
+            unequal_splits,
+        } = rules.clone();
+        if !take_split3.is_empty() {
+            return None;
+        }
+        // The diagonals one heap needs, and one more (computed ahead by
+        // a second thread).
+        let span = match (take_split.first(), take_split.last()) {
+            (Some(&a), Some(&b)) => b - a + 2,
+            _ => 1,
+        };
+        Some(Diagonals {
+            take_all,
+            take_leave_one,
+            splits: take_split,
+            unequal: unequal_splits,
+            ring: vec![Slot::default(); span],
+            words: 1,
+            union: Vec::new(),
+            halves: [Vec::new(), Vec::new()],
+            scratch: [Vec::new(), Vec::new()],
+            parallel: threads > 1,
+            helper: None,
+            chooser: Chooser::default(),
+            computed: 0,
+            parallel_pairs: PARALLEL_PAIRS,
+        })
+    }
+
+    /// Splits diagonals of at least `pairs` pairs between two threads (the
+    /// default is measured; tests lower it to reach the split path).
+    pub fn set_parallel_pairs(&mut self, pairs: usize) {
+        self.parallel_pairs = pairs.max(2);
+    }
+
+    /// True when this method beats the witness search of [`super::Sparse`]
+    /// for `rules`: whenever there are splits. Measured with one thread at
+    /// 5·10^4 values without a mask: 2.4–3× faster with one split distance
+    /// (0.6, 0.37, 0.16, 0.14), 6–8× with two (.77, 4.7).
+    pub fn worth_it(rules: &Rules) -> bool {
+        !rules.take_split.is_empty()
+    }
+
+    /// Forgets every cached diagonal: to be called whenever the values the
+    /// next calls see may differ from those seen so far.
+    pub fn clear(&mut self) {
+        for slot in &mut self.ring {
+            slot.s = None;
+        }
+        self.words = 1;
+    }
+
+    /// How many diagonals have been computed so far.
+    pub fn computed(&self) -> u64 {
+        self.computed
+    }
+
+    /// G(n) for `n = g.len()`, given G(0), …, G(n−1) in `g`; `bound` is a
+    /// power of two above every value of `g` (so above every XOR).
+    pub fn value<V: Value>(&mut self, g: &[V], bound: usize) -> u32 {
+        assert!(bound.is_power_of_two(), "bound not a power of two");
+        let n = g.len();
+        let words = (bound / 64).max(1);
+        if words > self.words {
+            // Wider sets: the cached ones only gain zeros.
+            self.words = words;
+            for slot in &mut self.ring {
+                slot.bits.resize(words, 0);
+            }
+        }
+        let words = self.words;
+        let mut union = std::mem::take(&mut self.union);
+        union.clear();
+        union.resize(words, 0);
+        for &i in &self.take_all {
+            if n == i {
+                union[0] |= 1;
+            }
+        }
+        for &i in &self.take_leave_one {
+            if n > i {
+                let v = g[n - i].get() as usize;
+                union[v / 64] |= 1 << (v % 64);
+            }
+        }
+        for j in 0..self.splits.len() {
+            let t = self.splits[j];
+            if n >= t + 2 {
+                let s = n - t;
+                let k = s % self.ring.len();
+                if self.ring[k].s != Some(s) {
+                    self.compute(g, s, k);
+                }
+                for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
+                    *u |= b;
+                }
+            }
+        }
+        let v = union
+            .iter()
+            .position(|&w| w != u64::MAX)
+            .map_or(64 * words, |j| 64 * j + union[j].trailing_ones() as usize);
+        self.union = union;
+        v as u32
+    }
+
+    /// Pairs `a` of D(s): `1 ≤ a ≤ top(s)`.
+    fn top(&self, s: usize) -> usize {
+        if self.unequal {
+            (s - 1) / 2
+        } else {
+            s / 2
+        }
+    }
+
+    /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)); with two
+    /// threads, also D(s + 1) when it is already computable.
+    fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize) {
+        let words = self.words;
+        let top = self.top(s);
+        let r = self.ring.len();
+        let long = self.parallel && top >= self.parallel_pairs;
+        let share = long && self.chooser.share;
+        // D(s + 1) needs G(1), …, G(s): known when g.len() > s, i.e. when
+        // the least split distance is ≥ 1. Then the two threads take one
+        // whole diagonal each (the next heap finds D(s + 1) ready).
+        let pair = share && g.len() > s && self.ring[(s + 1) % r].s != Some(s + 1);
+        let started = Instant::now();
+        let pairs = if pair {
+            let ks = [k, (s + 1) % r];
+            let tops = [top, self.top(s + 1)];
+            for &k in &ks {
+                let slot = &mut self.ring[k];
+                slot.s = None;
+                slot.bits.clear();
+                slot.bits.resize(words, 0);
+            }
+            let ring = self.ring.as_mut_ptr();
+            let [s0, s1] = &mut self.scratch;
+            // SAFETY: ks[0] ≠ ks[1] (the ring has more than one slot: it
+            // holds one more diagonal than a heap needs), so the two
+            // borrows are disjoint.
+            let mine = unsafe {
+                [
+                    Mine::new(&mut (*ring.add(ks[0])).bits, s0),
+                    Mine::new(&mut (*ring.add(ks[1])).bits, s1),
+                ]
+            };
+            let job = |slice: usize, _thread: usize| {
+                // SAFETY: each slice (diagonal) is run by one thread.
+                let (bits, scratch) = unsafe { mine[slice].get() };
+                let (s, top) = (s + slice, tops[slice]);
+                or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
+            };
+            let helper = self.helper.get_or_insert_with(Helper::start);
+            helper.run(2, &job);
+            self.ring[ks[1]].s = Some(s + 1);
+            self.computed += 1;
+            tops[0] + tops[1]
+        } else if share {
+            // One diagonal, in slices taken by either thread, each into
+            // its own set.
+            let lo = &g[1..top + 1];
+            let hi = &g[s - top..s];
+            let slices = (top / SLICE_PAIRS).clamp(2, MAX_SLICES);
+            for b in &mut self.halves {
+                b.clear();
+                b.resize(words, 0);
+            }
+            let [h0, h1] = &mut self.halves;
+            let [s0, s1] = &mut self.scratch;
+            let mine = [Mine::new(h0, s0), Mine::new(h1, s1)];
+            let job = |slice: usize, thread: usize| {
+                // Pairs k in a..b: lo[a..b] against hi[top − b..top − a].
+                let a = top * slice / slices;
+                let b = top * (slice + 1) / slices;
+                // SAFETY: thread 0 is this one, thread 1 the helper; each
+                // uses its own entry, and `run` returns only when both are
+                // done with the job.
+                let (bits, scratch) = unsafe { mine[thread].get() };
+                or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
+            };
+            let helper = self.helper.get_or_insert_with(Helper::start);
+            helper.run(slices, &job);
+            let slot = &mut self.ring[k];
+            slot.bits.clear();
+            slot.bits.extend(
+                self.halves[0]
+                    .iter()
+                    .zip(&self.halves[1])
+                    .map(|(x, y)| x | y),
+            );
+            top
+        } else {
+            let slot = &mut self.ring[k];
+            slot.s = None;
+            slot.bits.clear();
+            slot.bits.resize(words, 0);
+            let lo = &g[1..top + 1];
+            let hi = &g[s - top..s];
+            or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]);
+            top
+        };
+        self.ring[k].s = Some(s);
+        self.computed += 1;
+        if long {
+            self.chooser.record(started.elapsed(), pairs);
+        }
+    }
+}
+
+/// Chooses between sharing long diagonals with the helper and not, by
+/// their measured cost per pair: a trial of the other mode every epoch.
+/// On an idle machine sharing wins; on a busy one (the helper time-sliced
+/// with this thread, or descheduled holding a slice) it can lose, and the
+/// helper then sleeps.
+struct Chooser {
+    share: bool,
+    left: u32,
+    time: Duration,
+    pairs: usize,
+    /// Nanoseconds per pair measured last, not sharing and sharing.
+    rate: [f64; 2],
+}
+
+impl Default for Chooser {
+    fn default() -> Chooser {
+        Chooser {
+            share: true,
+            left: TRIAL,
+            time: Duration::ZERO,
+            pairs: 0,
+            rate: [f64::NAN; 2],
+        }
+    }
+}
+
+impl Chooser {
+    fn record(&mut self, time: Duration, pairs: usize) {
+        self.time += time;
+        self.pairs += pairs;
+        self.left -= 1;
+        if self.left > 0 {
+            return;
+        }
+        let mode = self.share as usize;
+        self.rate[mode] = self.time.as_nanos() as f64 / self.pairs.max(1) as f64;
+        self.time = Duration::ZERO;
+        self.pairs = 0;
+        let other = mode ^ 1;
+        // NaN (not measured yet) compares false: try it.
+        let better = if self.rate[other] >= self.rate[mode] {
+            mode
+        } else {
+            other
+        };
+        if better == mode && !self.rate[other].is_nan() {
+            // Stay, then try the other mode again.
+            self.left = EPOCH;
+            self.rate[other] = f64::NAN;
+        } else {
+            self.share = other == 1;
+            self.left = if self.rate[other].is_nan() {
+                TRIAL
+            } else {
+                EPOCH
+            };
+        }
+    }
+}
+
+/// A set and its scratch, lent to a shared job.
+struct Mine(*mut Vec<u64>, *mut Vec<u8>);
+
+// SAFETY: handed to exactly one thread at a time (see `compute`).
+unsafe impl Sync for Mine {}
+
+impl Mine {
+    fn new(bits: &mut Vec<u64>, scratch: &mut Vec<u8>) -> Mine {
+        Mine(bits, scratch)
+    }
+    /// SAFETY: one thread at a time, while the borrows of `new` live.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self) -> (&mut Vec<u64>, &mut Vec<u8>) {
+        (&mut *self.0, &mut *self.1)
+    }
+}
+
+/// A second thread that takes slices of shared diagonals.
+///
+/// The job state is one word, generation | slices | next slice, so a
+/// claim (`fetch_add`) is valid exactly when its slice number is below
+/// its slice count: a stale claim after the job ran out claims nothing.
+/// The caller takes slices too and returns once every slice is done, so
+/// a helper that is slow to wake (or descheduled) costs parallelism,
+/// never a wait longer than the one slice it holds. Idle, the helper
+/// spins briefly (jobs come every few microseconds), then parks.
+struct Helper {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+    generation: u64,
+}
+
+type Job<'a> = dyn Fn(usize, usize) + Sync + 'a;
+
+struct Shared {
+    state: AtomicU64,
+    done: AtomicUsize,
+    /// The current job; written only while no slice of it can be claimed.
+    job: UnsafeCell<Option<*const Job<'static>>>,
+    sleeping: AtomicBool,
+    quit: AtomicBool,
+}
+
+// SAFETY: `job` is written by the owner only between jobs (no claim can
+// succeed then) and read by the helper only after a successful claim.
+unsafe impl Sync for Shared {}
+unsafe impl Send for Shared {}
+
+const NEXT_BITS: u64 = 20;
+const NEXT: u64 = (1 << NEXT_BITS) - 1;
+
+/// (slice claimed, valid) from a state word before its `fetch_add`.
+fn claim(state: u64) -> Option<usize> {
+    let next = state & NEXT;
+    let slices = (state >> NEXT_BITS) & NEXT;
+    (next < slices).then_some(next as usize)
+}
+
+/// Spins of an idle helper before it parks (a spin is a `pause`, about
+/// 50 ns here): jobs come every few microseconds while diagonals are long.
+const SPINS: u32 = 2_000;
+
+impl Helper {
+    fn start() -> Helper {
+        let shared = Arc::new(Shared {
+            state: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            job: UnsafeCell::new(None),
+            sleeping: AtomicBool::new(false),
+            quit: AtomicBool::new(false),
+        });
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("octal-diagonal".into())
+            .spawn(move || helper_loop(&s))
+            .expect("spawn the diagonal helper thread");
+        Helper {
+            shared,
+            thread: Some(thread),
+            generation: 0,
+        }
+    }
+
+    /// Runs `job(slice, thread)` for every slice in `0..slices`, on this
+    /// thread (0) and the helper (1); returns when all are done, with the
+    /// time this thread waited for the helper's last slices and the
+    /// number of slices the helper took.
+    fn run(&mut self, slices: usize, job: &Job<'_>) -> (Duration, usize) {
+        assert!((1..NEXT as usize / 2).contains(&slices));
+        let sh = &*self.shared;
+        self.generation += 1;
+        // SAFETY: the previous job is over (every slice done, and every
+        // later claim of it invalid), so nobody reads `job` now. The
+        // lifetime is erased; `job` outlives this call, which waits for
+        // every slice to be done.
+        unsafe {
+            *sh.job.get() = Some(std::mem::transmute::<&Job<'_>, *const Job<'static>>(job));
+        }
+        sh.done.store(0, SeqCst);
+        let word = (self.generation << (2 * NEXT_BITS)) | ((slices as u64) << NEXT_BITS);
+        sh.state.store(word, SeqCst);
+        if sh.sleeping.load(SeqCst) {
+            if let Some(t) = &self.thread {
+                t.thread().unpark();
+            }
+        }
+        let mut mine = 0;
+        while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
+            job(slice, 0);
+            sh.done.fetch_add(1, AcqRel);
+            mine += 1;
+        }
+        let mut spins = 0u32;
+        let waiting = Instant::now();
+        while sh.done.load(Acquire) < slices {
+            spins += 1;
+            if spins < 1000 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        // SAFETY: as above: every slice is done.
+        unsafe {
+            *sh.job.get() = None;
+        }
+        (waiting.elapsed(), slices - mine)
+    }
+}
+
+fn helper_loop(sh: &Shared) {
+    let mut idle = 0u32;
+    loop {
+        if sh.quit.load(Acquire) {
+            return;
+        }
+        if claim(sh.state.load(Acquire)).is_some() {
+            while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
+                // SAFETY: a valid claim: the job cannot change before this
+                // slice is marked done.
+                let job = unsafe { &*(*sh.job.get()).expect("a job with open slices") };
+                job(slice, 1);
+                sh.done.fetch_add(1, AcqRel);
+            }
+            idle = 0;
+        } else if idle < SPINS {
+            idle += 1;
+            std::hint::spin_loop();
+        } else {
+            sh.sleeping.store(true, SeqCst);
+            if claim(sh.state.load(SeqCst)).is_none() && !sh.quit.load(SeqCst) {
+                std::thread::park_timeout(std::time::Duration::from_millis(50));
+            }
+            sh.sleeping.store(false, SeqCst);
+            idle = 0;
+        }
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.shared.quit.store(true, SeqCst);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+    }
+}
+
+/// The diagonal method as an engine of its own (for tests and
+/// comparisons; [`super::Sparse`] uses it when it has no sparse space).
+pub struct Diagonal {
+    diagonals: Diagonals,
+    threads: usize,
+    max: u32,
+    built: usize,
+}
+
+impl Diagonal {
+    /// `None` for games with three-heap splits.
+    pub fn new(code: &Code, threads: usize) -> Option<Diagonal> {
+        let threads = threads.clamp(1, 2);
+        let diagonals = Diagonals::new(&code.rules(), threads)?;
+        Some(Diagonal {
+            diagonals,
+            threads,
+            max: 0,
+            built: 0,
+        })
+    }
+
+    /// How many diagonals have been computed so far.
+    pub fn computed(&self) -> u64 {
+        self.diagonals.computed()
+    }
+
+    /// See [`Diagonals::set_parallel_pairs`].
+    pub fn set_parallel_pairs(&mut self, pairs: usize) {
+        self.diagonals.set_parallel_pairs(pairs);
+    }
+
+    fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        if from != self.built || from == 0 {
+            self.diagonals.clear();
+            self.max = g[..from].iter().map(|v| v.get()).max().unwrap_or(0);
+        }
+        for n in from..g.len() {
+            let bound = (self.max as usize + 1).next_power_of_two().max(64);
+            let v = self.diagonals.value(&g[..n], bound);
+            g[n] = fit(v, n)?;
+            self.max = self.max.max(v);
+            self.built = n + 1;
+        }
+        Ok(())
+    }
+}
+
+impl Engine for Diagonal {
+    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+        self.extend(g, from)
+    }
+    fn info(&self) -> EngineInfo {
+        EngineInfo {
+            engine: "diagonal",
+            threads: self.threads,
+            ..EngineInfo::default()
+        }
+    }
+}
