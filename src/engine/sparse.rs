@@ -1,23 +1,23 @@
-//! The fast engine: sparse space where it exists, a SIMD pair scan where it
-//! does not, and a second core for the rare-pair work.
+//! The fast engine: sparse space where it exists, the diagonal method
+//! ([`super::diagonal`]) where it does not, and a second core for both.
 //!
 //! For a mask `m` (see [`super::mask`]) common × common splits of heap `n`
 //! only reach values of one parity class `Q(n)`. The other class is reached
 //! only by pairs with a rare heap and by the non-split options, so flagging
 //! those gives `mo`, the least unreachable value of the other class, and
-//! G(n) ≤ mo. Each value of class `Q(n)` below `mo` that is not flagged is
-//! then looked for among *all* split pairs (the witness search, which
-//! usually stops early); the first one with no witness is G(n), otherwise
-//! G(n) = mo. Without a useful mask, every heap takes the mex by witness
-//! search over all pairs. Either way no pair is ever skipped unproved.
+//! G(n) ≤ mo. The values of class `Q(n)` below `mo` that are not flagged
+//! form a set that one scan of *all* split pairs strikes out (the witness
+//! scan, which usually stops early); the least value left is G(n),
+//! otherwise G(n) = mo. No pair is ever skipped unproved.
 //!
 //! Heaps are processed in blocks `[n0, n0 + B)`: the pairs of a rare heap
-//! `r ≥ B` and a partner below `n0` depend only on known values, so they are
-//! flagged first, in parallel (cache-friendly: one contiguous run per rare
-//! heap and split distance). Then one thread finishes the block heap by heap.
+//! and a partner below `n0` depend only on known values, so they are
+//! flagged first (cache-friendly: one contiguous run per rare heap and
+//! split distance). Then the block is finished heap by heap. With two
+//! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{find_xor_any, flag_pairs, flag_xor, flag_xor_gather, MAX_TARGETS};
+use octal_kernels::pairs::{flag_xor, flag_xor_gather};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use rayon::prelude::*;
@@ -40,16 +40,6 @@ const TILE_BYTES: usize = 32 << 10;
 const MAX_BLOCK: usize = 4096;
 /// Least heaps per worker in the parallel phase.
 const MIN_TASK: usize = 128;
-/// Without sparse space, the least number of pairs flagged up front (per
-/// split distance) before the witness searches.
-const PREFIX_PAIRS: usize = 64;
-/// Without sparse space, more open values than this after the cheap flags:
-/// flag every pair instead of searching witnesses. Most candidates lie above
-/// G(n) and are never searched, and the least unreachable one costs one scan
-/// whatever their number, so the bound is generous.
-const FULL_MAX_CANDIDATES: usize = 1024;
-/// One heap in this many has its flag and search phases timed.
-const TIME_SAMPLE: usize = 8;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 /// Pairs nearest the middle that the witness scan tries first.
@@ -105,15 +95,7 @@ pub struct Sparse {
     budget: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
-    /// Counts timed-or-not heaps (see [`TIME_SAMPLE`]).
-    tick: usize,
-    /// The same trade without sparse space: pairs flagged per split
-    /// distance, and time spent flagging and searching lately.
-    full_window: usize,
-    full_flag: std::time::Duration,
-    full_search: std::time::Duration,
-    /// Without sparse space, the diagonal method when it beats the
-    /// witness search (see [`Diagonals::worth_it`]).
+    /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
 }
 
@@ -187,10 +169,6 @@ impl Sparse {
             spare_flags: Vec::new(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
-            tick: 0,
-            full_window: 4 * PREFIX_PAIRS,
-            full_flag: std::time::Duration::ZERO,
-            full_search: std::time::Duration::ZERO,
             diagonals,
         })
     }
@@ -343,7 +321,8 @@ impl Sparse {
         }
     }
 
-    /// G(n) for `n = g.len()` by witness search over every pair.
+    /// G(n) for `n = g.len()` without sparse space: by the diagonal method
+    /// when the game has splits, else the mex of the other options.
     fn full_value<V: Value>(&mut self, g: &[V]) -> u32 {
         let n = g.len();
         let bound = self.bound();
@@ -356,61 +335,8 @@ impl Sparse {
         if self.zeros.len() < bound {
             self.zeros.resize(bound, 0);
         }
-        // Timed on a sample of heaps only: reading the clock costs about as
-        // much as a small heap's work.
-        self.tick = self.tick.wrapping_add(1);
-        let started = self.tick.is_multiple_of(TIME_SAMPLE).then(Instant::now);
         self.flag_simple(n, |i| g[i].get(), &mut row);
-        for &i in &self.splits {
-            if n >= i + 2 {
-                let m = n - i;
-                let half = self.halves.last(m);
-                // The pairs around the middle: enough of them to reach most
-                // values, leaving witness searches for the few still
-                // missing (the count adapts, see below).
-                let mid = half.saturating_sub(self.full_window);
-                flag_pairs(&mut row, &g[mid + 1..half + 1], &g[m - half..m - mid]);
-            }
-        }
-        let flagged = started.map(|t| t.elapsed());
-        let open = row.iter().filter(|&&f| f == 0).count();
-        if open > FULL_MAX_CANDIDATES {
-            // Too many open values for witness searches: every pair, once.
-            flag_all_pairs(g, n, &self.splits, self.halves, &mut row);
-            let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
-            self.flags = row;
-            return v;
-        }
-        // The unflagged values, smallest first: the first without a
-        // witness is G(n).
-        let zeros = &self.zeros[..bound];
-        let mut from = 0;
-        let open = || {
-            if from >= bound {
-                return None;
-            }
-            from += first_unflagged(&row[from..], &zeros[from..]);
-            from += 1;
-            (from <= bound).then_some(from as u32 - 1)
-        };
-        let v = least_unwitnessed(g, n, &self.splits, self.halves, open).unwrap_or(bound as u32);
-        // Every so often, trade flagged pairs against witness searches:
-        // flagging costs a store per pair, searching a long SIMD scan per
-        // batch of values still missing.
-        if let (Some(started), Some(flagged)) = (started, flagged) {
-            let total = started.elapsed();
-            self.full_flag += flagged;
-            self.full_search += total - flagged;
-        }
-        if n.is_multiple_of(256) {
-            if self.full_search > self.full_flag {
-                self.full_window *= 2;
-            } else if self.full_search * 4 < self.full_flag {
-                self.full_window = (self.full_window / 2).max(PREFIX_PAIRS);
-            }
-            self.full_flag = std::time::Duration::ZERO;
-            self.full_search = std::time::Duration::ZERO;
-        }
+        let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
         self.flags = row;
         v
     }
@@ -956,138 +882,6 @@ fn strike_pairs<V: Value>(g: Parts<V>, m: usize, a0: usize, a1: usize, set: &mut
         }
     }
     false
-}
-
-/// Flags the value of every split of heap `n` in `row`.
-fn flag_all_pairs<V: Value>(g: &[V], n: usize, splits: &[usize], halves: Halves, row: &mut [u8]) {
-    for &i in splits {
-        if n >= i + 2 {
-            let m = n - i;
-            let half = halves.last(m);
-            flag_pairs(row, &g[1..half + 1], &g[m - half..m]);
-        }
-    }
-}
-
-/// The least of the candidates `next` yields (ascending) that no split of
-/// heap `n` reaches, if any.
-///
-/// Scans all pairs cyclically, from the middle outwards, split distances
-/// interleaved chunk by chunk, looking for up to [`MAX_TARGETS`] candidates
-/// at once. A candidate found is replaced by the next one at once; a
-/// candidate that has been looked for over one whole cycle of pairs without
-/// a hit is unreachable. Candidates join in ascending order, so the first
-/// to complete its cycle is the least unreachable one.
-fn least_unwitnessed<V: Value>(
-    g: &[V],
-    n: usize,
-    splits: &[usize],
-    halves: Halves,
-    mut next: impl FnMut() -> Option<u32>,
-) -> Option<u32> {
-    let total: usize = splits
-        .iter()
-        .filter(|&&i| n >= i + 2)
-        .map(|&i| halves.last(n - i))
-        .sum();
-    // (value, position at which it has been checked against every pair),
-    // oldest first: fixed arrays, as this runs once per heap.
-    let mut active = Active::default();
-    let mut pos = 0usize;
-    let mut refill = |active: &mut Active, pos: usize| {
-        while active.len < MAX_TARGETS {
-            match next() {
-                Some(v) => active.push((v, pos + total)),
-                None => break,
-            }
-        }
-    };
-    refill(&mut active, pos);
-    if total == 0 || active.len == 0 {
-        return active.front().map(|(v, _)| v);
-    }
-    loop {
-        let mut c = 0;
-        loop {
-            let mut any = false;
-            for &i in splits {
-                if n < i + 2 {
-                    continue;
-                }
-                let m = n - i;
-                let half = halves.last(m);
-                if c * CHUNK >= half {
-                    continue;
-                }
-                any = true;
-                let a1 = half + 1 - c * CHUNK;
-                let mut a0 = a1.saturating_sub(CHUNK).max(1);
-                while a0 < a1 {
-                    let deadline = active.front().expect("an open candidate").1;
-                    let lim = a1.min(a0 + (deadline - pos));
-                    match find_xor_any(&g[a0..lim], &g[m + 1 - lim..m + 1 - a0], active.targets()) {
-                        Some(k) => {
-                            let a = a0 + k;
-                            let x = g[a].get() ^ g[m - a].get();
-                            pos += k + 1;
-                            a0 = a + 1;
-                            active.remove(x);
-                            refill(&mut active, pos);
-                            if active.len == 0 {
-                                return None;
-                            }
-                        }
-                        None => {
-                            pos += lim - a0;
-                            a0 = lim;
-                            if pos == deadline {
-                                return active.front().map(|(v, _)| v);
-                            }
-                        }
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-            c += 1;
-        }
-    }
-}
-
-/// The candidates [`least_unwitnessed`] looks for, oldest first, with
-/// their targets kept contiguous for [`find_xor_any`].
-#[derive(Default)]
-struct Active {
-    targets: [u32; MAX_TARGETS],
-    deadlines: [usize; MAX_TARGETS],
-    len: usize,
-}
-
-impl Active {
-    fn push(&mut self, (v, deadline): (u32, usize)) {
-        self.targets[self.len] = v;
-        self.deadlines[self.len] = deadline;
-        self.len += 1;
-    }
-    fn front(&self) -> Option<(u32, usize)> {
-        (self.len > 0).then(|| (self.targets[0], self.deadlines[0]))
-    }
-    fn targets(&self) -> &[u32] {
-        &self.targets[..self.len]
-    }
-    /// Removes every candidate equal to `v`, keeping the order.
-    fn remove(&mut self, v: u32) {
-        let mut k = 0;
-        for j in 0..self.len {
-            if self.targets[j] != v {
-                self.targets[k] = self.targets[j];
-                self.deadlines[k] = self.deadlines[j];
-                k += 1;
-            }
-        }
-        self.len = k;
-    }
 }
 
 impl Engine for Sparse {
