@@ -5,6 +5,7 @@
 #   scripts/compare-peers.sh           # the sizes of the README's Speed table
 #   scripts/compare-peers.sh --quick   # 100x smaller, for a smoke test
 #   scripts/compare-peers.sh --scale K # sizes divided by K
+#   scripts/compare-peers.sh 0.6 .16   # only these games of the table
 #
 # ogsolve is installed into a temporary directory (nothing is vendored);
 # OGSOLVE=/path/to/ogsolve reuses a binary installed that way before.
@@ -15,12 +16,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scale=1
-case "${1:-}" in
---quick) scale=100 ;;
---scale) scale=${2:?--scale needs a divisor} ;;
-"") ;;
-*) echo "usage: $0 [--quick | --scale K]" >&2; exit 2 ;;
-esac
+only=()
+while (($#)); do
+    case "$1" in
+    --quick) scale=100 ;;
+    --scale) scale=${2:?--scale needs a divisor}; shift ;;
+    -*) echo "usage: $0 [--quick | --scale K] [GAME...]" >&2; exit 2 ;;
+    .*) only+=("0$1") ;; # .16 is written 0.16 in the table
+    *) only+=("$1") ;;
+    esac
+    shift
+done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,6 +88,9 @@ printf '%-10s %10s %-7s %10s %12s %12s %8s %s\n' game values method ogsolve_s oc
 fail=0
 for row in "${games[@]}"; do
     read -r game size methods <<<"$row"
+    if ((${#only[@]})) && ! printf '%s\n' "${only[@]}" | grep -qxF -e "$game"; then
+        continue
+    fi
     n=$((size / scale))
     # shellcheck disable=SC2086
     method=$(fastest_method "$game" $((n / 20 - 1)) $methods)
