@@ -121,6 +121,9 @@ enum Command {
         /// zstd level, 1 (fast) to 22 (small).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
         level: i32,
+        /// Export only G(0) … G(N−1) (default: every value in the store).
+        #[arg(long, value_name = "N")]
+        to: Option<String>,
         /// Values per compressed frame.
         #[arg(long, hide = true, default_value_t = seqfile::DEFAULT_FRAME_VALUES)]
         frame_values: u64,
@@ -873,11 +876,19 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             path,
             output,
             level,
+            to,
             frame_values,
         } => {
             let store = Store::open(&path, false)?;
+            let to = match to {
+                Some(to) => {
+                    let to = parse_to("to", &to)?;
+                    Some(check_range(&path, 0, Some(to), store.checkpoint().good)?)
+                }
+                None => None,
+            };
             let start = Instant::now();
-            let e = seqfile::export(&store, &output, level, frame_values)?;
+            let e = seqfile::export(&store, &output, level, frame_values, to)?;
             println!(
                 "exported {} values of {} to {}: {} ({} raw, ratio {:.1}) in {:.2} s",
                 e.values,

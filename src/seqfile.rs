@@ -335,16 +335,35 @@ pub struct Exported {
 }
 
 /// Writes `store`'s values to a compressed sequence file at `out`
-/// (atomically: a temporary file renamed into place).
+/// (atomically: a temporary file renamed into place): all of them, or with
+/// `count` the first `count` (at most all).
 pub fn export(
     store: &Store,
     out: &Path,
     level: i32,
     frame_values: u64,
+    count: Option<u64>,
 ) -> Result<Exported, StoreError> {
     store.check_chunks()?;
-    let cp = store.checkpoint();
+    let mut cp = store.checkpoint().clone();
     let frame_values = frame_values.max(1);
+    let period = serde_json::from_slice::<crate::period::Detector>(&cp.period_state)
+        .ok()
+        .and_then(|d| d.proven());
+    if let Some(count) = count.filter(|&c| c < cp.good) {
+        // A prefix: its own statistics, and the period only if the prefix
+        // already proves it.
+        let mut stats = Stats::default();
+        for from in (0..count).step_by(1 << 20) {
+            match store.view(from, (from + (1 << 20)).min(count)) {
+                SeqRef::U16(v) => stats.push(v),
+                SeqRef::U32(v) => stats.push(v),
+            }
+        }
+        cp.stats = stats;
+        cp.good = count;
+    }
+    let period = period.filter(|p| p.proven_at <= cp.good);
     let s = &cp.stats;
     let header = Header {
         format: "octal-sequence".into(),
@@ -358,10 +377,7 @@ pub fn export(
         first_max_at: s.first_max_at,
         zeros: s.zeros,
         last_value: s.last_value,
-        period: serde_json::from_slice::<crate::period::Detector>(&cp.period_state)
-            .ok()
-            .and_then(|d| d.proven())
-            .map(|p| serde_json::to_value(p).expect("a period serialises")),
+        period: period.map(|p| serde_json::to_value(p).expect("a period serialises")),
     };
     let json = serde_json::to_vec(&header).expect("header serialises");
     let mut head = Enc::default();

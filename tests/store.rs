@@ -412,6 +412,29 @@ fn store_export_values_import_round_trip() {
     let v = run(&["verify", p(&file), "--recompute", "5"]);
     assert!(v.status.success(), "{}", text(&v.stdout));
 
+    // A prefix export carries the prefix's own count and checksum.
+    let prefix = dir.path().join("prefix.oseq");
+    let e = run(&["export", p(&store), "-o", p(&prefix), "--to", "7001"]);
+    assert!(e.status.success(), "{}", text(&e.stderr));
+    assert_eq!(values_of(&prefix, 0, 7001), want[..7001]);
+    fails(
+        &run(&["values", p(&prefix), "--to", "7002"]),
+        2,
+        "7001 values",
+    );
+    let v = run(&["verify", p(&prefix)]);
+    assert!(v.status.success(), "{}", text(&v.stdout));
+    assert!(
+        text(&v.stdout).contains(&Checksum::of(&want[..7001]).hex()),
+        "{}",
+        text(&v.stdout)
+    );
+    fails(
+        &run(&["export", p(&store), "-o", p(&prefix), "--to", "12001"]),
+        2,
+        "12000 values",
+    );
+
     // Import and continue computing.
     let back = dir.path().join("back.octal");
     let i = run(&["import", p(&file), "--store", p(&back)]);
