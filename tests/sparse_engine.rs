@@ -32,6 +32,42 @@ fn code_strategy() -> impl Strategy<Value = Code> {
         })
 }
 
+/// One random code against the reference: automatic mask (1 or 2
+/// threads), two threads deferring every witness scan from the start (each
+/// new rare position makes a deferred check fail and the engine roll back),
+/// and a forced (usually poor) mask that sends every game down the sparse
+/// path.
+fn check_random_code(
+    code: &Code,
+    threads: usize,
+    forced: Option<u32>,
+) -> Result<(), TestCaseError> {
+    let n = 5000;
+    let want = reference(code, n);
+    let got = sparse(code, n, threads, MaskSpec::Auto);
+    prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+    let mut e = Sparse::new(code, 2, MaskSpec::Auto).unwrap();
+    e.defer_from(0, 0);
+    prop_assert_eq!(
+        first_difference(&want, &compute(&mut e, n)),
+        None,
+        "{} deferred",
+        code
+    );
+    if let Some(bits) = forced {
+        let mask = MaskSpec::Fixed(Mask { bits, pp: false });
+        let got = sparse(code, 2000, threads, mask);
+        prop_assert_eq!(
+            first_difference(&want[..2000], &got),
+            None,
+            "{} {}",
+            code,
+            mask
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
@@ -40,21 +76,7 @@ proptest! {
         threads in 1usize..=2,
         forced in proptest::option::of(1u32..64),
     ) {
-        let n = 5000;
-        let want = reference(&code, n);
-        let got = sparse(&code, n, threads, MaskSpec::Auto);
-        prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
-        // Two threads deferring witness scans from the start: every new
-        // rare position makes a deferred check fail and the engine roll back.
-        let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
-        e.defer_from(0, 0);
-        prop_assert_eq!(first_difference(&want, &compute(&mut e, n)), None, "{} deferred", code);
-        // A forced (usually poor) mask sends every game down the sparse path.
-        if let Some(bits) = forced {
-            let mask = MaskSpec::Fixed(Mask { bits, pp: false });
-            let got = sparse(&code, 2000, threads, mask);
-            prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
-        }
+        check_random_code(&code, threads, forced)?;
     }
 }
 
@@ -77,15 +99,7 @@ proptest! {
         threads in 1usize..=2,
         forced in proptest::option::of(1u32..64),
     ) {
-        let n = 5000;
-        let want = reference(&code, n);
-        let got = sparse(&code, n, threads, MaskSpec::Auto);
-        prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
-        if let Some(bits) = forced {
-            let mask = MaskSpec::Fixed(Mask { bits, pp: false });
-            let got = sparse(&code, 2000, threads, mask);
-            prop_assert_eq!(first_difference(&want[..2000], &got), None, "{} {}", code, mask);
-        }
+        check_random_code(&code, threads, forced)?;
     }
 }
 

@@ -2,9 +2,10 @@
 //!
 //! A split of a heap of size `m` into `a + (m − a)` has value
 //! `G(a) ⊕ G(m − a)`, so the engines keep XOR-ing a run of the sequence
-//! against a *reversed* run of it. [`find_xor`] looks for one target value
-//! (the witness search); [`flag_xor`] marks the values `x ⊕ run[k]` in
-//! per-heap flag rows (the rare-pair enumeration of the sparse engine).
+//! against a *reversed* run of it. [`flag_xor`] marks the values
+//! `x ⊕ run[k]` in per-heap flag rows (the rare-pair enumeration of the
+//! sparse engine); [`or_pair_xors`] collects the values of a whole diagonal
+//! (the diagonal method); `witness.rs` strikes values out of a set.
 //!
 //! Each kernel has a scalar twin (`*_scalar`) that the SIMD path must match;
 //! the tests below pin them equal on random inputs.
@@ -12,106 +13,6 @@
 use std::any::TypeId;
 
 use crate::Value;
-
-/// The smallest `k` with `lo[k] ⊕ hi[hi.len() − 1 − k] == target`, if any.
-/// `lo` and `hi` must have the same length.
-#[inline]
-pub fn find_xor<V: Value>(lo: &[V], hi: &[V], target: u32) -> Option<usize> {
-    assert_eq!(lo.len(), hi.len(), "find_xor: runs of different lengths");
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            if TypeId::of::<V>() == TypeId::of::<u16>() {
-                // SAFETY: V is u16 (checked above), so the slices are u16
-                // slices; AVX2 is present (checked above).
-                return unsafe {
-                    let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u16, lo.len());
-                    let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u16, hi.len());
-                    if target > u16::MAX as u32 {
-                        return None;
-                    }
-                    avx2::find_xor_u16(lo, hi, target as u16)
-                };
-            }
-            if TypeId::of::<V>() == TypeId::of::<u32>() {
-                // SAFETY: as above, for u32.
-                return unsafe {
-                    let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u32, lo.len());
-                    let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u32, hi.len());
-                    avx2::find_xor_u32(lo, hi, target)
-                };
-            }
-        }
-    }
-    find_xor_scalar(lo, hi, target)
-}
-
-/// Scalar twin of [`find_xor`].
-#[inline]
-pub fn find_xor_scalar<V: Value>(lo: &[V], hi: &[V], target: u32) -> Option<usize> {
-    assert_eq!(lo.len(), hi.len(), "find_xor: runs of different lengths");
-    lo.iter()
-        .zip(hi.iter().rev())
-        .position(|(a, b)| a.get() ^ b.get() == target)
-}
-
-/// Most targets [`find_xor_any`] takes at once.
-pub const MAX_TARGETS: usize = 8;
-
-/// The smallest `k` with `lo[k] ⊕ hi[hi.len() − 1 − k]` in `targets`, if
-/// any: one scan looks for several missing values at once. At most
-/// [`MAX_TARGETS`] targets; `lo` and `hi` have the same length.
-#[inline]
-pub fn find_xor_any<V: Value>(lo: &[V], hi: &[V], targets: &[u32]) -> Option<usize> {
-    assert_eq!(
-        lo.len(),
-        hi.len(),
-        "find_xor_any: runs of different lengths"
-    );
-    assert!(
-        targets.len() <= MAX_TARGETS,
-        "find_xor_any: too many targets"
-    );
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && TypeId::of::<V>() == TypeId::of::<u16>() {
-            let mut t = [u16::MAX; MAX_TARGETS];
-            let mut k = 0;
-            let mut wide = false;
-            for &x in targets {
-                if x <= u16::MAX as u32 {
-                    t[k] = x as u16;
-                    k += 1;
-                } else {
-                    wide = true;
-                }
-            }
-            if !wide || k > 0 {
-                // SAFETY: V is u16 (checked above); AVX2 is present.
-                return unsafe {
-                    let lo = std::slice::from_raw_parts(lo.as_ptr() as *const u16, lo.len());
-                    let hi = std::slice::from_raw_parts(hi.as_ptr() as *const u16, hi.len());
-                    avx2::find_xor_any_u16(lo, hi, &t[..k])
-                };
-            }
-            return None;
-        }
-    }
-    find_xor_any_scalar(lo, hi, targets)
-}
-
-/// Scalar twin of [`find_xor_any`].
-#[inline]
-pub fn find_xor_any_scalar<V: Value>(lo: &[V], hi: &[V], targets: &[u32]) -> Option<usize> {
-    assert_eq!(
-        lo.len(),
-        hi.len(),
-        "find_xor_any: runs of different lengths"
-    );
-    lo.iter()
-        .zip(hi.iter().rev())
-        .position(|(a, b)| targets.contains(&(a.get() ^ b.get())))
-}
 
 /// For every `k < run.len()`: `flags[k * row + (x ⊕ run[k])] = 1`.
 ///
@@ -634,88 +535,6 @@ mod avx2 {
         }
         or
     }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn find_xor_u16(lo: &[u16], hi: &[u16], target: u16) -> Option<usize> {
-        let n = lo.len();
-        let t = _mm256_set1_epi16(target as i16);
-        let mut k = 0;
-        // Two vectors per step: fewer branches on the (rare) hit.
-        while k + 32 <= n {
-            let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
-            let a1 = _mm256_loadu_si256(lo.as_ptr().add(k + 16) as *const __m256i);
-            let b0 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
-            let b1 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 32) as *const __m256i);
-            let e0 = _mm256_cmpeq_epi16(_mm256_xor_si256(a0, rev16(b0)), t);
-            let e1 = _mm256_cmpeq_epi16(_mm256_xor_si256(a1, rev16(b1)), t);
-            let m = (_mm256_movemask_epi8(e0) as u32 as u64)
-                | ((_mm256_movemask_epi8(e1) as u32 as u64) << 32);
-            if m != 0 {
-                return Some(k + m.trailing_zeros() as usize / 2);
-            }
-            k += 32;
-        }
-        while k + 16 <= n {
-            let a = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
-            let b = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
-            let e = _mm256_cmpeq_epi16(_mm256_xor_si256(a, rev16(b)), t);
-            let m = _mm256_movemask_epi8(e) as u32;
-            if m != 0 {
-                return Some(k + m.trailing_zeros() as usize / 2);
-            }
-            k += 16;
-        }
-        (k..n).find(|&j| lo[j] ^ hi[n - 1 - j] == target)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn find_xor_any_u16(lo: &[u16], hi: &[u16], targets: &[u16]) -> Option<usize> {
-        let n = lo.len();
-        if targets.is_empty() {
-            return None;
-        }
-        let mut t = [_mm256_setzero_si256(); super::MAX_TARGETS];
-        for (v, &x) in t.iter_mut().zip(targets) {
-            *v = _mm256_set1_epi16(x as i16);
-        }
-        let t = &t[..targets.len()];
-        let mut k = 0;
-        while k + 16 <= n {
-            let a = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
-            let b = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
-            let x = _mm256_xor_si256(a, rev16(b));
-            let mut e = _mm256_cmpeq_epi16(x, t[0]);
-            for tj in &t[1..] {
-                e = _mm256_or_si256(e, _mm256_cmpeq_epi16(x, *tj));
-            }
-            let m = _mm256_movemask_epi8(e) as u32;
-            if m != 0 {
-                return Some(k + m.trailing_zeros() as usize / 2);
-            }
-            k += 16;
-        }
-        (k..n).find(|&j| targets.contains(&(lo[j] ^ hi[n - 1 - j])))
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn find_xor_u32(lo: &[u32], hi: &[u32], target: u32) -> Option<usize> {
-        let n = lo.len();
-        let t = _mm256_set1_epi32(target as i32);
-        let rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-        let mut k = 0;
-        while k + 8 <= n {
-            let a = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
-            let b = _mm256_loadu_si256(hi.as_ptr().add(n - k - 8) as *const __m256i);
-            let b = _mm256_permutevar8x32_epi32(b, rev);
-            let e = _mm256_cmpeq_epi32(_mm256_xor_si256(a, b), t);
-            let m = _mm256_movemask_ps(_mm256_castsi256_ps(e)) as u32;
-            if m != 0 {
-                return Some(k + m.trailing_zeros() as usize);
-            }
-            k += 8;
-        }
-        (k..n).find(|&j| lo[j] ^ hi[n - 1 - j] == target)
-    }
 }
 
 #[cfg(test)]
@@ -723,65 +542,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn check_find<V: Value>(lo: &[V], hi: &[V], t: u32) {
-        assert_eq!(find_xor(lo, hi, t), find_xor_scalar(lo, hi, t));
-    }
-
     proptest! {
-        #[test]
-        fn find_xor_matches_scalar_u16(
-            pairs in proptest::collection::vec((0u16..40, 0u16..40), 0..300),
-            t in 0u32..70,
-        ) {
-            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
-            check_find(&lo, &hi, t);
-            // Every present value is found at its first position.
-            if let Some(k) = find_xor_scalar(&lo, &hi, t) {
-                prop_assert_eq!(lo[k] as u32 ^ hi[hi.len() - 1 - k] as u32, t);
-            }
-        }
-
-        #[test]
-        fn find_xor_matches_scalar_u32(
-            pairs in proptest::collection::vec((0u32..40, 0u32..40), 0..300),
-            t in 0u32..70,
-        ) {
-            let (lo, hi): (Vec<u32>, Vec<u32>) = pairs.into_iter().unzip();
-            check_find(&lo, &hi, t);
-        }
-
-        #[test]
-        fn find_xor_big_values(
-            pairs in proptest::collection::vec((any::<u16>(), any::<u16>()), 0..100),
-            t in any::<u32>(),
-        ) {
-            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
-            check_find(&lo, &hi, t);
-            let lo32: Vec<u32> = lo.iter().map(|&x| x as u32 * 65537).collect();
-            let hi32: Vec<u32> = hi.iter().map(|&x| x as u32 * 3).collect();
-            check_find(&lo32, &hi32, t);
-        }
-
-        #[test]
-        fn find_xor_any_matches_scalar(
-            pairs in proptest::collection::vec((0u16..60, 0u16..60), 0..300),
-            targets in proptest::collection::vec(0u32..70, 0..=MAX_TARGETS),
-            big in any::<u32>(),
-        ) {
-            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
-            prop_assert_eq!(find_xor_any(&lo, &hi, &targets), find_xor_any_scalar(&lo, &hi, &targets));
-            let mut t2 = targets.clone();
-            t2.truncate(MAX_TARGETS - 1);
-            t2.push(big);
-            prop_assert_eq!(find_xor_any(&lo, &hi, &t2), find_xor_any_scalar(&lo, &hi, &t2));
-            let lo32: Vec<u32> = lo.iter().map(|&x| x as u32).collect();
-            let hi32: Vec<u32> = hi.iter().map(|&x| x as u32).collect();
-            prop_assert_eq!(find_xor_any(&lo32, &hi32, &t2), find_xor_any_scalar(&lo, &hi, &t2));
-            if let Some(k) = find_xor_any_scalar(&lo, &hi, &targets) {
-                prop_assert!(targets.contains(&(lo[k] as u32 ^ hi[hi.len() - 1 - k] as u32)));
-            }
-        }
-
         #[test]
         fn flag_xor_matches_naive(
             run in proptest::collection::vec(0u16..64, 0..100),
@@ -932,15 +693,5 @@ mod tests {
         let g = skewed(5, 40_000, 1 << 15, 100);
         let mut bits = vec![0u64; 256];
         or_pair_xors(&mut bits, &g[..20_000], &g[20_000..], &mut Vec::new());
-    }
-
-    #[test]
-    fn find_xor_by_hand() {
-        // lo[k] ^ hi[len-1-k]: pairs (1,6) (2,5) (3,4) → 7, 7, 7 … and 5^0.
-        let lo = [1u16, 2, 3, 5];
-        let hi = [0u16, 4, 5, 6];
-        assert_eq!(find_xor(&lo, &hi, 7), Some(0));
-        assert_eq!(find_xor(&lo, &hi, 5), Some(3));
-        assert_eq!(find_xor(&lo, &hi, 6), None);
     }
 }

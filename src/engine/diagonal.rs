@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use octal_kernels::pairs::or_pair_xors;
 use octal_kernels::Value;
 
-use super::{fit, Engine, EngineInfo, Overflow};
+use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
 /// Pairs below which a diagonal is not worth sharing between threads.
@@ -567,7 +567,7 @@ impl Diagonal {
             self.max = g[..from].iter().map(|v| v.get()).max().unwrap_or(0);
         }
         for n in from..g.len() {
-            let bound = (self.max as usize + 1).next_power_of_two().max(64);
+            let bound = value_bound(self.max);
             let v = self.diagonals.value(&g[..n], bound);
             g[n] = fit(v, n)?;
             self.max = self.max.max(v);

@@ -102,6 +102,13 @@ pub fn compute(engine: &mut dyn Engine, n: usize) -> Vec<u32> {
     }
 }
 
+/// Every option value of a heap is below this bound when `max` is the
+/// largest value so far: XORs of numbers below a power of two stay below it.
+#[inline]
+pub(crate) fn value_bound(max: u32) -> usize {
+    (max as usize + 1).next_power_of_two().max(64)
+}
+
 /// Narrows `v` into `V`, or reports the overflow at heap `n`.
 #[inline(always)]
 pub(crate) fn fit<V: Value>(v: u32, n: usize) -> Result<V, Overflow> {

@@ -7,7 +7,7 @@ use octal_kernels::mex::ValueSet;
 use octal_kernels::Value;
 
 use super::split3::Split3;
-use super::{fit, Engine, EngineInfo, Overflow};
+use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
 /// Bitset-mex over all options of every heap.
@@ -36,9 +36,7 @@ impl Reference {
     /// G(n), given that `max` is the largest of G(0..n).
     fn value_below<V: Value>(&mut self, g: &[V], n: usize, max: u32) -> u32 {
         let rules = &self.rules;
-        // Every option value is below the next power of two above the
-        // largest value so far (XORs of smaller numbers stay below it).
-        let bound = (max + 1).next_power_of_two().max(64);
+        let bound = value_bound(max) as u32;
         let set = &mut self.set;
         set.reset(bound);
         for &i in &rules.take_all {

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use super::diagonal::Diagonals;
 use super::mask::{Histogram, Mask, MaskSpec};
-use super::{fit, Engine, EngineInfo, Overflow};
+use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
 /// The mask is first chosen at this many values, then at each doubling.
@@ -303,7 +303,7 @@ impl Sparse {
 
     /// Values below this bound cover every option so far (XORs included).
     fn bound(&self) -> usize {
-        (self.state.max as usize + 1).next_power_of_two().max(64)
+        value_bound(self.state.max)
     }
 
     /// Options of heap `n` that are not splits, flagged in `row`.
