@@ -71,38 +71,66 @@ mod avx512 {
     use std::arch::x86_64::*;
 
     /// [`super::strike_xors`] for u16 runs and a set of at most 1024 bits.
+    ///
+    /// The set stays in two registers for the whole scan: value `v` is bit
+    /// `v % 16` of 16-bit word `v / 16` (words 0..31 in `t0`, 32..63 in
+    /// `t1`). A step XORs 32 pairs, looks their values up by a word permute,
+    /// and strikes each value hit once (lanes with the same value together).
+    /// The last, partial step uses masked loads instead of a scalar tail.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
         let words = set.len();
-        let mut buf = [0u64; super::SIMD_WORDS];
-        buf[..words].copy_from_slice(set);
-        if buf.iter().all(|&w| w == 0) {
+        debug_assert!(words <= super::SIMD_WORDS);
+        let ptr = set.as_mut_ptr() as *mut i64;
+        let m0 = (((1u32 << words.min(8)) - 1) & 0xff) as __mmask8;
+        let m1 = (((1u32 << words.saturating_sub(8)) - 1) & 0xff) as __mmask8;
+        let mut t0 = _mm512_maskz_loadu_epi64(m0, ptr);
+        // Only formed (never dereferenced past the end) when m1 is empty.
+        let mut t1 = _mm512_maskz_loadu_epi64(m1, ptr.wrapping_add(8));
+        let empty = |t0: __m512i, t1: __m512i| {
+            let any = _mm512_or_si512(t0, t1);
+            _mm512_test_epi64_mask(any, any) == 0
+        };
+        if empty(t0, t1) {
             return true;
         }
-        let bits = (words * 64) as u16;
-        let n = lo.len();
-        // Lane j of a reversed load takes element 31 − j.
-        let rev = _mm512_set_epi16(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-            24, 25, 26, 27, 28, 29, 30, 31,
-        );
-        let limit = _mm512_set1_epi16(bits as i16);
+        let limit = _mm512_set1_epi16((words * 64).min(1024) as i16);
         let fifteen = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
-        let load = |buf: &[u64; super::SIMD_WORDS]| {
-            (
-                _mm512_loadu_si512(buf.as_ptr() as *const _),
-                _mm512_loadu_si512(buf.as_ptr().add(8) as *const _),
-            )
-        };
-        let (mut t0, mut t1) = load(&buf);
+        // Lane j of a reversed load takes element 31 − j.
+        let iota = _mm512_set_epi16(
+            31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
+            9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+        );
+        let rev = _mm512_sub_epi16(_mm512_set1_epi16(31), iota);
         // Up to 512 values, one table register and a one-register permute.
         let wide = words > 8;
+        let n = lo.len();
         let mut k = 0;
-        while k + 32 <= n {
-            let a = _mm512_loadu_si512(lo.as_ptr().add(k) as *const _);
-            let b = _mm512_loadu_si512(hi.as_ptr().add(n - k - 32) as *const _);
-            let x = _mm512_xor_si512(a, _mm512_permutexvar_epi16(rev, b));
+        while k < n {
+            let (a, b, lanes) = if k + 32 <= n {
+                (
+                    _mm512_loadu_si512(lo.as_ptr().add(k) as *const _),
+                    _mm512_permutexvar_epi16(
+                        rev,
+                        _mm512_loadu_si512(hi.as_ptr().add(n - k - 32) as *const _),
+                    ),
+                    u32::MAX,
+                )
+            } else {
+                // The last r < 32 pairs: lane j pairs lo[k + j] with
+                // hi[r − 1 − j].
+                let r = n - k;
+                let lanes = (1u32 << r) - 1;
+                let b = _mm512_maskz_loadu_epi16(lanes, hi.as_ptr() as *const _);
+                let back = _mm512_sub_epi16(_mm512_set1_epi16(r as i16 - 1), iota);
+                (
+                    _mm512_maskz_loadu_epi16(lanes, lo.as_ptr().add(k) as *const _),
+                    _mm512_permutexvar_epi16(back, b),
+                    lanes,
+                )
+            };
+            let x = _mm512_xor_si512(a, b);
             // Word x / 16 of the set (the permute reads only 6 index bits,
             // so values beyond the set are masked off below), bit x % 16.
             let i = _mm512_srli_epi16::<4>(x);
@@ -112,27 +140,31 @@ mod avx512 {
                 _mm512_permutexvar_epi16(i, t0)
             };
             let bit = _mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen));
-            let hit = _mm512_test_epi16_mask(bit, one) & _mm512_cmplt_epu16_mask(x, limit);
+            let mut hit =
+                _mm512_test_epi16_mask(bit, one) & _mm512_cmplt_epu16_mask(x, limit) & lanes;
             if hit != 0 {
                 let mut xs = [0u16; 32];
                 _mm512_storeu_si512(xs.as_mut_ptr() as *mut _, x);
-                let mut m = hit;
-                while m != 0 {
-                    let v = xs[m.trailing_zeros() as usize] as usize;
-                    buf[v / 64] &= !(1u64 << (v % 64));
-                    m &= m - 1;
+                while hit != 0 {
+                    let v = xs[hit.trailing_zeros() as usize];
+                    hit &= !_mm512_cmpeq_epi16_mask(x, _mm512_set1_epi16(v as i16));
+                    let off = _mm512_maskz_set1_epi16(1u32 << ((v >> 4) & 31), 1i16 << (v & 15));
+                    if v < 512 {
+                        t0 = _mm512_andnot_si512(off, t0);
+                    } else {
+                        t1 = _mm512_andnot_si512(off, t1);
+                    }
                 }
-                if buf.iter().all(|&w| w == 0) {
+                if empty(t0, t1) {
                     set.fill(0);
                     return true;
                 }
-                (t0, t1) = load(&buf);
             }
             k += 32;
         }
-        set.copy_from_slice(&buf[..words]);
-        let (lo, hi) = (&lo[k..], &hi[..n - k]);
-        super::strike_xors_scalar(set, lo, hi)
+        _mm512_mask_storeu_epi64(ptr, m0, t0);
+        _mm512_mask_storeu_epi64(ptr.wrapping_add(8), m1, t1);
+        false
     }
 }
 

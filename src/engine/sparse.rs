@@ -97,6 +97,10 @@ pub struct Sparse {
     spec_from: usize,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
+    /// Per split distance, how far into the rare list the partners of the
+    /// heap lie before the block (`[k0, k1]` of [`Sparse::sparse_value`]):
+    /// both only grow along a block, so they are kept, not searched for.
+    cursors: Vec<[usize; 2]>,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -170,6 +174,7 @@ impl Sparse {
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
             diagonals,
+            cursors: Vec::new(),
         })
     }
 
@@ -423,6 +428,8 @@ impl Sparse {
         let pool = self.pool.take();
         let mut sequential = || {
             let t = Instant::now();
+            self.cursors.clear();
+            self.cursors.resize(self.splits.len(), [0, 0]);
             let mut deferred = Vec::new();
             let mut k = 0;
             let result = loop {
@@ -566,12 +573,18 @@ impl Sparse {
         // below `known_end` flagged with the block; the partners from
         // `known_end` on are flagged here: those in this block (r ≤ n − n0
         // − i, a prefix of the sorted list), then any in the block before.
-        for &i in &self.splits {
+        for (&i, [c0, c1]) in self.splits.iter().zip(&mut self.cursors) {
             if n >= known_end + i {
-                let k1 = rare[..new_start].partition_point(|&r| r + known_end + i <= n);
+                while *c1 < new_start && rare[*c1] + known_end + i <= n {
+                    *c1 += 1;
+                }
+                let k1 = *c1;
                 let mut k0 = 0;
                 if n >= n0 + i {
-                    k0 = rare[..k1].partition_point(|&r| r + n0 + i <= n);
+                    while *c0 < k1 && rare[*c0] + n0 + i <= n {
+                        *c0 += 1;
+                    }
+                    k0 = *c0;
                     flag_xor_gather(row, &xs[..k0], &rare[..k0], g.post, n - i - n0);
                 }
                 for (&x, &r) in xs[k0..k1].iter().zip(&rare[k0..k1]) {
