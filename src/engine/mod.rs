@@ -6,6 +6,7 @@
 //! values themselves are the only state that has to survive a restart.
 
 pub mod diagonal;
+pub mod helper;
 pub mod mask;
 pub mod reference;
 pub mod sparse;

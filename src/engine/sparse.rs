@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 use super::diagonal::Diagonals;
+use super::helper::Helper;
 use super::mask::{Histogram, Mask, MaskSpec};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
@@ -38,12 +39,19 @@ const FLAG_BUDGET: usize = 1 << 20;
 const TILE_BYTES: usize = 32 << 10;
 /// Most heaps per block.
 const MAX_BLOCK: usize = 4096;
+/// Most heaps per block when blocks are pipelined on two threads: the
+/// pairs with partners in the block before must wait for it, and their
+/// number grows with the block.
+const SPEC_BLOCK: usize = 512;
 /// Least heaps per worker in the parallel phase.
 const MIN_TASK: usize = 128;
 /// Pairs examined per split distance before moving to the next distance.
 const CHUNK: usize = 512;
 /// Pairs nearest the middle that the witness scan tries first.
 const MIDDLE_PAIRS: usize = 1024;
+/// Pairs of the middle scanned per round.
+const MIDDLE_STEP: usize = 256;
+const MIDDLE_ROUNDS: usize = MIDDLE_PAIRS / MIDDLE_STEP;
 /// With two threads, witness scans longer than a budget are checked by the
 /// second thread from this heap on (below it, rare positions still appear
 /// often, and each makes a deferred check fail and the block be redone).
@@ -79,16 +87,23 @@ pub struct Sparse {
     threads: usize,
     pool: Option<rayon::ThreadPool>,
     state: State,
-    flags: Vec<u8>,
-    /// `skip[q][v] = 1` when `v` has class `q` under the current mask.
-    skip: [Vec<u8>; 2],
+    /// The block's flags from pairs of rare heaps with partners before the
+    /// block, as bitsets (a row of [`row_words`] words per heap): a second
+    /// thread makes them, and bits hand over an eighth of the bytes.
+    flags: Vec<u64>,
+    /// The current heap's other flags, a byte per value.
+    row8: Vec<u8>,
+    /// Scratch: the values of the current heap not flagged, as a bitset.
+    open: Vec<u64>,
+    /// Bit `v` of `class[q]` is set when `v` has class `q` under the mask.
+    class: [Vec<u64>; 2],
     zeros: Vec<u8>,
     /// The values still looking for a witness, as a bitset.
     set: Vec<u64>,
     /// The next block's flags, made ahead by the second thread.
     ahead: Option<Ahead>,
     /// A second flag buffer, for the block made ahead.
-    spare_flags: Vec<u8>,
+    spare_flags: Vec<u64>,
     /// Witness scans deferred by the last block, not yet checked.
     pending: Vec<Deferred>,
     /// Pairs the main thread scans before deferring the rest (adapted).
@@ -97,6 +112,8 @@ pub struct Sparse {
     spec_from: usize,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
+    /// With two threads, the second one for the pipelined blocks.
+    helper: Option<Helper>,
     /// Per split distance, how far into the rare list the partners of the
     /// heap lie before the block (`[k0, k1]` of [`Sparse::sparse_value`]):
     /// both only grow along a block, so they are kept, not searched for.
@@ -153,6 +170,7 @@ impl Sparse {
                     .ok()
             })
             .flatten();
+        let helper = pool.as_ref().and_then(|_| Helper::new());
         Ok(Sparse {
             take_all,
             take_leave_one,
@@ -165,7 +183,9 @@ impl Sparse {
             pool,
             state: State::default(),
             flags: Vec::new(),
-            skip: [Vec::new(), Vec::new()],
+            row8: Vec::new(),
+            open: Vec::new(),
+            class: [Vec::new(), Vec::new()],
             zeros: Vec::new(),
             set: Vec::new(),
             pending: Vec::new(),
@@ -174,6 +194,7 @@ impl Sparse {
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
             diagonals,
+            helper,
             cursors: Vec::new(),
         })
     }
@@ -334,7 +355,7 @@ impl Sparse {
         if let Some(d) = &mut self.diagonals {
             return d.value(g, bound);
         }
-        let mut row = std::mem::take(&mut self.flags);
+        let mut row = std::mem::take(&mut self.row8);
         row.clear();
         row.resize(bound, 0);
         if self.zeros.len() < bound {
@@ -342,7 +363,7 @@ impl Sparse {
         }
         self.flag_simple(n, |i| g[i].get(), &mut row);
         let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
-        self.flags = row;
+        self.row8 = row;
         v
     }
 
@@ -356,8 +377,9 @@ impl Sparse {
         mask: Mask,
     ) -> Result<usize, Overflow> {
         let row = self.bound();
+        let w = row_words(row);
         let b = self.block_len(n0, end, row);
-        self.prepare_skip(row, mask);
+        self.prepare_classes(row, mask);
         // The flags of this block: made ahead by the second thread while
         // the previous block was computed, or now by every thread.
         let ahead = self
@@ -369,35 +391,19 @@ impl Sparse {
             None => {
                 let mut flags = std::mem::take(&mut self.flags);
                 flags.clear();
-                flags.resize(b * row, 0);
-                let known: &[V] = &g[..n0];
-                let tasks = self.threads.min(b / MIN_TASK).max(1);
-                let fill = |rows: &mut [u8], h0: usize| {
-                    flag_block(
-                        known,
-                        &self.state.rare,
-                        &self.splits,
-                        self.halves,
-                        rows,
-                        row,
-                        h0,
-                    )
-                };
-                match &self.pool {
-                    Some(pool) if tasks > 1 => {
-                        let per = b.div_ceil(tasks);
-                        pool.install(|| {
-                            flags
-                                .par_chunks_mut(per * row)
-                                .enumerate()
-                                .for_each(|(t, rows)| fill(rows, n0 + t * per))
-                        });
-                    }
-                    _ => fill(&mut flags, n0),
-                }
-                (flags, self.state.rare.len(), n0)
+                flags.resize(b * w, 0);
+                (flags, self.state.rare.len(), 1)
             }
         };
+        // The pairs with partners from `known_end` up to this block are
+        // flagged now, by every thread: all of them for a block not made
+        // ahead, else those with a partner in the block before (the heap
+        // by heap gather would cost each heap a pass over every rare heap
+        // below two blocks).
+        if known_end < n0 {
+            self.flag_band(&mut flags, &g[..n0], new_start, known_end, n0, row);
+        }
+        let known_end = n0;
         // Then heap by heap. With two threads, the other one meanwhile
         // checks the witness scans the previous block deferred and flags
         // the next block's pairs with partners before this block: both
@@ -413,7 +419,7 @@ impl Sparse {
             let b1 = self.block_len(n1, end, row);
             let mut flags = std::mem::take(&mut self.spare_flags);
             flags.clear();
-            flags.resize(b1 * row, 0);
+            flags.resize(b1 * w, 0);
             Ahead {
                 n0: n1,
                 b: b1,
@@ -425,7 +431,7 @@ impl Sparse {
             }
         });
         let rare_then = next.as_ref().map(|_| self.state.rare.clone());
-        let pool = self.pool.take();
+        let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
             self.cursors.clear();
@@ -440,7 +446,8 @@ impl Sparse {
                 let parts = Parts { pre, post: done };
                 let (v, d) = self.sparse_value(
                     parts,
-                    &mut flags[k * row..(k + 1) * row],
+                    &flags[k * w..(k + 1) * w],
+                    row,
                     mask,
                     (new_start, known_end),
                     budget,
@@ -460,19 +467,21 @@ impl Sparse {
             self.pending = deferred;
             (result, t.elapsed())
         };
-        let (failed, checked, next, (result, took)) = match &pool {
-            Some(pool) if !jobs.is_empty() || next.is_some() => {
+        let (failed, checked, next, (result, took)) = match &mut helper {
+            Some(helper) if !jobs.is_empty() || next.is_some() => {
                 let other = || {
                     let t = Instant::now();
                     let failed = check_deferred(pre, &jobs, &splits, halves);
                     let next = next.map(|mut a| {
                         let rare = rare_then.as_deref().unwrap_or_default();
-                        flag_block(pre, rare, &splits, halves, &mut a.flags, row, a.n0);
+                        flag_block(pre, 1, rare, &splits, halves, &mut a.flags, row, a.n0);
                         a
                     });
                     (failed, next, t.elapsed())
                 };
-                let ((failed, next, checked), out) = pool.join(other, sequential);
+                // The block stays on this thread (and its cache); the other
+                // work goes to the helper.
+                let ((failed, next, checked), out) = helper.join(other, sequential);
                 (failed, Some(checked), next, out)
             }
             _ => (
@@ -482,7 +491,7 @@ impl Sparse {
                 sequential(),
             ),
         };
-        self.pool = pool;
+        self.helper = helper;
         self.ahead = next;
         // Balance the threads: the main one keeps more of the witness scans
         // when the checks took longer than its own work, fewer when they
@@ -490,7 +499,7 @@ impl Sparse {
         if let Some(checked) = checked {
             if checked > took {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
-            } else if checked * 2 < took {
+            } else if checked < took {
                 self.budget = (self.budget / 2).max(MIN_BUDGET);
             }
         }
@@ -534,38 +543,93 @@ impl Sparse {
 
     /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.
     fn block_len(&self, n0: usize, end: usize, row: usize) -> usize {
+        let most = if self.pool.is_some() && n0 >= self.spec_from {
+            SPEC_BLOCK
+        } else {
+            MAX_BLOCK
+        };
         (end - n0)
             .min((n0 / 4).max(1))
             .min((FLAG_BUDGET / row).max(1))
-            .min(MAX_BLOCK)
+            .min(most)
     }
 
-    /// Fills `skip` for masks on values below `row`.
-    fn prepare_skip(&mut self, row: usize, mask: Mask) {
+    /// Flags in `flags` (the block from `n0`, bit rows for values below
+    /// `row`) the pairs
+    /// of the rare heaps `rare[..rare_end]` with partners in `from..n0`,
+    /// split between the threads.
+    fn flag_band<V: Value>(
+        &self,
+        flags: &mut [u64],
+        known: &[V],
+        rare_end: usize,
+        from: usize,
+        n0: usize,
+        row: usize,
+    ) {
+        let w = row_words(row);
+        let b = flags.len() / w;
+        let rare = &self.state.rare[..rare_end];
+        let fill = |rows: &mut [u64], h0: usize| {
+            flag_block(known, from, rare, &self.splits, self.halves, rows, row, h0)
+        };
+        // The band of a block made ahead is short: this thread alone.
+        let tasks = if from > 1 {
+            1
+        } else {
+            self.threads.min(b / MIN_TASK).max(1)
+        };
+        match &self.pool {
+            Some(pool) if tasks > 1 => {
+                let per = b.div_ceil(tasks);
+                pool.install(|| {
+                    flags
+                        .par_chunks_mut(per * w)
+                        .enumerate()
+                        .for_each(|(t, rows)| fill(rows, n0 + t * per))
+                });
+            }
+            _ => fill(flags, n0),
+        }
+    }
+
+    /// Fills `class` for masks on values below `row`.
+    fn prepare_classes(&mut self, row: usize, mask: Mask) {
         if self.zeros.len() < row {
             self.zeros.resize(row, 0);
         }
         for q in 0..2 {
-            let s = &mut self.skip[q];
-            s.clear();
-            s.extend((0..row as u32).map(|v| (mask.parity(v) == q as u32) as u8));
+            let c = &mut self.class[q];
+            c.clear();
+            c.resize(row_words(row), 0);
+            for v in 0..row {
+                if mask.parity(v as u32) == q as u32 {
+                    c[v / 64] |= 1 << (v % 64);
+                }
+            }
         }
     }
 
-    /// G(n) for `n = g.len()`, given `row` with the far rare pairs flagged.
+    /// G(n) for `n = g.len()`, given the flags of the far rare pairs
+    /// (`far`, a bit row for the values below `row`).
     /// With a `budget` of pairs, a witness scan still open after it is
     /// handed back as a [`Deferred`] check and G(n) is taken to be `mo`
     /// until the check says otherwise.
     fn sparse_value<V: Value>(
         &mut self,
         g: Parts<V>,
-        row: &mut [u8],
+        far: &[u64],
+        row_len: usize,
         mask: Mask,
         (new_start, known_end): (usize, usize),
         budget: Option<usize>,
     ) -> (u32, Option<Deferred>) {
         let n = g.len();
         let n0 = g.pre.len();
+        let mut row8 = std::mem::take(&mut self.row8);
+        row8.clear();
+        row8.resize(row_len, 0);
+        let row = &mut row8[..];
         self.flag_simple(n, |i| g.get(i), row);
         let rare = &self.state.rare;
         let xs = &self.state.rare_x;
@@ -601,15 +665,39 @@ impl Sparse {
                 }
             }
         }
+        // Every value flagged, as a bitset: the open ones are the zeros.
+        let mut open = std::mem::take(&mut self.open);
+        open.resize(far.len(), 0);
+        unflagged_bits(row, &self.zeros[..row_len], &mut open);
+        for (o, f) in open.iter_mut().zip(far) {
+            *o &= !f;
+        }
+        self.row8 = row8;
         let q = mask.q(n, self.i0) as usize;
-        let mo = first_unflagged(row, &self.skip[q]);
+        // mo: the least open value of the other class (or the row's end).
+        let mo = open
+            .iter()
+            .zip(&self.class[q ^ 1])
+            .position(|(o, c)| o & c != 0)
+            .map_or(row_len, |k| {
+                k * 64 + (open[k] & self.class[q ^ 1][k]).trailing_zeros() as usize
+            })
+            .min(row_len);
         // Values of class q below mo that nothing flagged yet each need a
         // witness among all split pairs: the least without one is G(n),
         // else G(n) = mo.
-        let other = &self.skip[q ^ 1];
         let mut set = std::mem::take(&mut self.set);
-        set.resize(mo.div_ceil(64), 0);
-        unflagged_bits(&row[..mo], other, &mut set);
+        set.clear();
+        set.extend(
+            open.iter()
+                .zip(&self.class[q])
+                .take(mo.div_ceil(64))
+                .map(|(o, c)| o & c),
+        );
+        if mo % 64 != 0 {
+            set[mo / 64] &= (1 << (mo % 64)) - 1;
+        }
+        self.open = open;
         let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, 0, budget) {
             Strike::Empty => (mo as u32, None),
             Strike::Exhausted => (least_member(&set).expect("values left"), None),
@@ -637,37 +725,61 @@ struct Ahead {
     mask: Mask,
     new_start: usize,
     known_end: usize,
-    flags: Vec<u8>,
+    flags: Vec<u64>,
 }
 
-/// Flags, for the heaps from `h0` (rows of `row` bytes in `rows`), the
-/// pairs of every heap in `rare` with a partner in `known`, a tile of rows
-/// at a time so that the rows stay in the L1 cache while every rare heap
-/// flags its run into them.
+/// Flags, for the heaps from `h0` (bit rows of [`row_words`] words in
+/// `bits`, values below `row`), the pairs of every heap in `rare` with a
+/// partner in `known[from..]`. A tile of byte rows at a time is filled (so
+/// that the rows stay in the L1 cache while every rare heap flags its run
+/// into them) and then packed into the bit rows.
+#[allow(clippy::too_many_arguments)]
 fn flag_block<V: Value>(
     known: &[V],
+    from: usize,
     rare: &[usize],
     splits: &[usize],
     halves: Halves,
-    rows: &mut [u8],
+    bits: &mut [u64],
     row: usize,
     h0: usize,
 ) {
-    let tile = (TILE_BYTES / row).max(8) * row;
-    for (t, rows) in rows.chunks_mut(tile).enumerate() {
-        let h0 = h0 + t * (tile / row);
-        let h1 = h0 + rows.len() / row;
+    let w = row_words(row);
+    let per_tile = (TILE_BYTES / row).max(8);
+    let mut tile = vec![0u8; per_tile.min(bits.len() / w) * row];
+    let zeros = vec![0u8; row];
+    let mut open = vec![0u64; w];
+    for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
+        let h0 = h0 + t * per_tile;
+        let heaps = bits.len() / w;
+        let rows = &mut tile[..heaps * row];
         flag_known(
             known,
+            from,
             rare.iter().copied(),
             splits,
             halves,
             rows,
             row,
             h0,
-            h1,
+            h0 + heaps,
         );
+        for (r, b) in rows.chunks(row).zip(bits.chunks_mut(w)) {
+            unflagged_bits(r, &zeros, &mut open);
+            for (b, o) in b.iter_mut().zip(&open) {
+                *b |= !o;
+            }
+            if row < 64 {
+                b[0] &= (1 << row) - 1;
+            }
+        }
+        rows.fill(0);
     }
+}
+
+/// Words of a bit row for the values below `row`.
+fn row_words(row: usize) -> usize {
+    row.div_ceil(64)
 }
 
 /// A witness scan left open by the main thread: heap `n` was given the
@@ -762,11 +874,13 @@ impl Halves {
 }
 
 /// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of each
-/// heap `r` in `heaps` with a known partner `1 ≤ h − i − r < known.len()`
+/// heap `r` in `heaps` with a known partner `from ≤ h − i − r < known.len()`
+/// (`from ≥ 1`)
 /// (never the equal pair `h = 2r + i` when `halves` forbids it).
 #[allow(clippy::too_many_arguments)]
 fn flag_known<V: Value>(
     known: &[V],
+    from: usize,
     heaps: impl Iterator<Item = usize>,
     splits: &[usize],
     halves: Halves,
@@ -779,7 +893,7 @@ fn flag_known<V: Value>(
     for r in heaps {
         let x = known[r].get();
         for &i in splits {
-            let lo = h0.max(i + r + 1);
+            let lo = h0.max(i + r + from.max(1));
             let hi = h1.min(n0 + i + r);
             // The heaps h of [lo, hi), less the one whose pair is equal.
             let equal = 2 * r + i;
@@ -850,12 +964,15 @@ fn strike_witnessed<V: Value>(
             let m = n - i;
             let half = halves.last(m);
             let mid = half.saturating_sub(MIDDLE_PAIRS);
-            // Pairs (a, m − a) for a in [a0, a1): (mid, half] first, then
-            // [1, mid] a chunk at a time.
-            let (a0, a1) = if c == 0 {
-                (mid + 1, half + 1)
+            // Pairs (a, m − a) for a in [a0, a1): (mid, half] first, a
+            // slice of MIDDLE_STEP pairs a round from the centre out (so
+            // that a budget may pause within it), then [1, mid] a chunk at
+            // a time.
+            let (a0, a1) = if c < MIDDLE_ROUNDS {
+                let a1 = (half + 1).saturating_sub(c * MIDDLE_STEP).max(mid + 1);
+                (a1.saturating_sub(MIDDLE_STEP).max(mid + 1), a1)
             } else {
-                let a0 = 1 + (c - 1) * CHUNK;
+                let a0 = 1 + (c - MIDDLE_ROUNDS) * CHUNK;
                 (a0, (a0 + CHUNK).min(mid + 1))
             };
             if a0 >= a1 {
