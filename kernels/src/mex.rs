@@ -184,13 +184,14 @@ unsafe fn unflagged_bits_avx2(flags: &[u8], skip: &[u8], out: &mut [u64]) {
         let s = _mm256_loadu_si256(skip.as_ptr().add(j) as *const __m256i);
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(f, s), zero)) as u32 as u64
     };
-    let mut w = 0;
-    while 64 * w + 64 <= n {
-        out[w] = open(64 * w) | open(64 * w + 32) << 32;
-        w += 1;
+    out.fill(0);
+    // 32 bytes a step, so that rows of 32 values (small games) are one step.
+    let mut j = 0;
+    while j + 32 <= n {
+        out[j / 64] |= open(j) << (j % 64);
+        j += 32;
     }
-    out[w..].fill(0);
-    for j in 64 * w..n {
+    for j in j..n {
         if flags[j] == 0 && skip[j] == 0 {
             out[j / 64] |= 1 << (j % 64);
         }
