@@ -23,15 +23,12 @@
 //! long diagonal can be shared with a second thread: both take slices of
 //! it in turn, each into its own set, OR-ed at the end.
 
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use octal_kernels::pairs::or_pair_xors;
 use octal_kernels::Value;
 
+use super::helper::{run_slices, Helper};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
@@ -195,6 +192,15 @@ impl Diagonals {
         v as u32
     }
 
+    /// The helper thread, started on first use (`None` if the system
+    /// refuses a thread: then this one does all the work).
+    fn helper(&mut self) -> Option<&mut Helper> {
+        if self.helper.is_none() {
+            self.helper = Helper::new();
+        }
+        self.helper.as_mut()
+    }
+
     /// Pairs `a` of D(s): `1 ≤ a ≤ top(s)`.
     fn top(&self, s: usize) -> usize {
         if self.unequal {
@@ -243,8 +249,7 @@ impl Diagonals {
                 let (s, top) = (s + slice, tops[slice]);
                 or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
             };
-            let helper = self.helper.get_or_insert_with(Helper::start);
-            helper.run(2, &job);
+            run_slices(self.helper(), 2, &job);
             self.ring[ks[1]].s = Some(s + 1);
             self.computed += 1;
             tops[0] + tops[1]
@@ -271,8 +276,7 @@ impl Diagonals {
                 let (bits, scratch) = unsafe { mine[thread].get() };
                 or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
             };
-            let helper = self.helper.get_or_insert_with(Helper::start);
-            helper.run(slices, &job);
+            run_slices(self.helper(), slices, &job);
             let slot = &mut self.ring[k];
             slot.bits.clear();
             slot.bits.extend(
@@ -374,158 +378,6 @@ impl Mine {
     #[allow(clippy::mut_from_ref)]
     unsafe fn get(&self) -> (&mut Vec<u64>, &mut Vec<u8>) {
         (&mut *self.0, &mut *self.1)
-    }
-}
-
-/// A second thread that takes slices of shared diagonals.
-///
-/// The job state is one word, generation | slices | next slice, so a
-/// claim (`fetch_add`) is valid exactly when its slice number is below
-/// its slice count: a stale claim after the job ran out claims nothing.
-/// The caller takes slices too and returns once every slice is done, so
-/// a helper that is slow to wake (or descheduled) costs parallelism,
-/// never a wait longer than the one slice it holds. Idle, the helper
-/// spins briefly (jobs come every few microseconds), then parks.
-struct Helper {
-    shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
-    generation: u64,
-}
-
-type Job<'a> = dyn Fn(usize, usize) + Sync + 'a;
-
-struct Shared {
-    state: AtomicU64,
-    done: AtomicUsize,
-    /// The current job; written only while no slice of it can be claimed.
-    job: UnsafeCell<Option<*const Job<'static>>>,
-    sleeping: AtomicBool,
-    quit: AtomicBool,
-}
-
-// SAFETY: `job` is written by the owner only between jobs (no claim can
-// succeed then) and read by the helper only after a successful claim.
-unsafe impl Sync for Shared {}
-unsafe impl Send for Shared {}
-
-const NEXT_BITS: u64 = 20;
-const NEXT: u64 = (1 << NEXT_BITS) - 1;
-
-/// (slice claimed, valid) from a state word before its `fetch_add`.
-fn claim(state: u64) -> Option<usize> {
-    let next = state & NEXT;
-    let slices = (state >> NEXT_BITS) & NEXT;
-    (next < slices).then_some(next as usize)
-}
-
-/// Spins of an idle helper before it parks (a spin is a `pause`, about
-/// 50 ns here): jobs come every few microseconds while diagonals are long.
-const SPINS: u32 = 2_000;
-
-impl Helper {
-    fn start() -> Helper {
-        let shared = Arc::new(Shared {
-            state: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
-            job: UnsafeCell::new(None),
-            sleeping: AtomicBool::new(false),
-            quit: AtomicBool::new(false),
-        });
-        let s = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("octal-diagonal".into())
-            .spawn(move || helper_loop(&s))
-            .expect("spawn the diagonal helper thread");
-        Helper {
-            shared,
-            thread: Some(thread),
-            generation: 0,
-        }
-    }
-
-    /// Runs `job(slice, thread)` for every slice in `0..slices`, on this
-    /// thread (0) and the helper (1); returns when all are done, with the
-    /// time this thread waited for the helper's last slices and the
-    /// number of slices the helper took.
-    fn run(&mut self, slices: usize, job: &Job<'_>) -> (Duration, usize) {
-        assert!((1..NEXT as usize / 2).contains(&slices));
-        let sh = &*self.shared;
-        self.generation += 1;
-        // SAFETY: the previous job is over (every slice done, and every
-        // later claim of it invalid), so nobody reads `job` now. The
-        // lifetime is erased; `job` outlives this call, which waits for
-        // every slice to be done.
-        unsafe {
-            *sh.job.get() = Some(std::mem::transmute::<&Job<'_>, *const Job<'static>>(job));
-        }
-        sh.done.store(0, SeqCst);
-        let word = (self.generation << (2 * NEXT_BITS)) | ((slices as u64) << NEXT_BITS);
-        sh.state.store(word, SeqCst);
-        if sh.sleeping.load(SeqCst) {
-            if let Some(t) = &self.thread {
-                t.thread().unpark();
-            }
-        }
-        let mut mine = 0;
-        while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
-            job(slice, 0);
-            sh.done.fetch_add(1, AcqRel);
-            mine += 1;
-        }
-        let mut spins = 0u32;
-        let waiting = Instant::now();
-        while sh.done.load(Acquire) < slices {
-            spins += 1;
-            if spins < 1000 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        // SAFETY: as above: every slice is done.
-        unsafe {
-            *sh.job.get() = None;
-        }
-        (waiting.elapsed(), slices - mine)
-    }
-}
-
-fn helper_loop(sh: &Shared) {
-    let mut idle = 0u32;
-    loop {
-        if sh.quit.load(Acquire) {
-            return;
-        }
-        if claim(sh.state.load(Acquire)).is_some() {
-            while let Some(slice) = claim(sh.state.fetch_add(1, AcqRel)) {
-                // SAFETY: a valid claim: the job cannot change before this
-                // slice is marked done.
-                let job = unsafe { &*(*sh.job.get()).expect("a job with open slices") };
-                job(slice, 1);
-                sh.done.fetch_add(1, AcqRel);
-            }
-            idle = 0;
-        } else if idle < SPINS {
-            idle += 1;
-            std::hint::spin_loop();
-        } else {
-            sh.sleeping.store(true, SeqCst);
-            if claim(sh.state.load(SeqCst)).is_none() && !sh.quit.load(SeqCst) {
-                std::thread::park_timeout(std::time::Duration::from_millis(50));
-            }
-            sh.sleeping.store(false, SeqCst);
-            idle = 0;
-        }
-    }
-}
-
-impl Drop for Helper {
-    fn drop(&mut self) {
-        self.shared.quit.store(true, SeqCst);
-        if let Some(t) = self.thread.take() {
-            t.thread().unpark();
-            let _ = t.join();
-        }
     }
 }
 

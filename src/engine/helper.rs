@@ -1,17 +1,19 @@
 //! A second thread that takes one job at a time and waits for the next by
-//! spinning, not sleeping.
+//! spinning, not sleeping: the one helper of both engines.
 //!
 //! The sparse engine hands a job to a second core once per block, about a
-//! thousand times a second. Through a thread pool each hand-off wakes a
-//! sleeping thread, and on the virtual machines where these runs live that
-//! was measured at 100–400 µs a block: a fifth of the block. This helper
-//! stays awake (spinning, then yielding its core) for a few milliseconds
-//! after each job, so the next one starts at once; only after a longer
-//! pause does it park.
+//! thousand times a second, and the diagonal method once per diagonal.
+//! Through a thread pool each hand-off wakes a sleeping thread, and on the
+//! virtual machines where these runs live that was measured at 100–400 µs
+//! a block: a fifth of the block. This helper stays awake (spinning, then
+//! yielding its core) for a few milliseconds after each job, so the next
+//! one starts at once; only after a longer pause does it park. A job the
+//! helper has not started when the caller is free is taken back and run by
+//! the caller: a descheduled helper costs parallelism, never a wait.
 
 use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -24,8 +26,11 @@ const STAY_AWAKE: Duration = Duration::from_millis(20);
 type Job = *mut (dyn FnMut() + Send);
 
 struct Shared {
-    /// Tickets: `posted` counts jobs handed over, `done` jobs finished.
+    /// Tickets: `posted` counts jobs handed over, `claimed` those taken
+    /// (by the helper, or back by the caller), `done` those the helper
+    /// finished.
     posted: AtomicU64,
+    claimed: AtomicU64,
     done: AtomicU64,
     quit: AtomicBool,
     /// The job of ticket `posted`, written before `posted` is raised and
@@ -52,6 +57,7 @@ impl Helper {
     pub fn new() -> Option<Helper> {
         let shared = Arc::new(Shared {
             posted: AtomicU64::new(0),
+            claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
             quit: AtomicBool::new(false),
             job: UnsafeCell::new(None),
@@ -68,8 +74,9 @@ impl Helper {
         })
     }
 
-    /// Runs `a` on the helper and `b` here, and returns both results once
-    /// both are done. A panic in either is resumed here.
+    /// Runs `a` on the helper and `b` here (or both here, when the helper
+    /// has not started `a` by the time `b` is done), and returns both
+    /// results once both are done. A panic in either is resumed here.
     pub fn join<A, B, RA, RB>(&mut self, a: A, b: B) -> (RA, RB)
     where
         A: FnOnce() -> RA + Send,
@@ -78,8 +85,8 @@ impl Helper {
     {
         let mut a = Some(a);
         let mut ra = None;
-        let mut job = || ra = a.take().map(|a| a());
-        let job: &mut (dyn FnMut() + Send) = &mut job;
+        let mut run_a = || ra = a.take().map(|a| a());
+        let job: &mut (dyn FnMut() + Send) = &mut run_a;
         // SAFETY: the pointer outlives its use: this function does not
         // return (nor unwind) before the helper has finished the job, which
         // is waited for below even when `b` panics.
@@ -93,8 +100,24 @@ impl Helper {
             t.thread().unpark();
         }
         let rb = catch_unwind(AssertUnwindSafe(b));
+        let taken_back = sh
+            .claimed
+            .compare_exchange(ticket - 1, ticket, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok();
+        if taken_back {
+            // The helper will skip this ticket without reading `job`.
+            // SAFETY: nobody else runs the job (the claim is ours) and the
+            // closure is still alive on this stack.
+            unsafe {
+                (*sh.job.get()) = None;
+                let r = catch_unwind(AssertUnwindSafe(|| (*job)()));
+                if let Err(p) = r {
+                    *sh.panic.get() = Some(p);
+                }
+            }
+        }
         let mut spins = 0u32;
-        while sh.done.load(Ordering::Acquire) < ticket {
+        while !taken_back && sh.done.load(Ordering::Acquire) < ticket {
             spins += 1;
             if spins < 1 << 12 {
                 std::hint::spin_loop();
@@ -110,6 +133,32 @@ impl Helper {
             Ok(rb) => (ra.expect("the helper ran the job"), rb),
             Err(p) => resume_unwind(p),
         }
+    }
+}
+
+impl Helper {
+    /// Runs `job(slice, thread)` for every slice in `0..slices`, each once,
+    /// on this thread (`thread` 0) and the helper (1), each taking the next
+    /// slice when free; returns when all are done.
+    pub fn run_slices(&mut self, slices: usize, job: &(dyn Fn(usize, usize) + Sync)) {
+        let next = AtomicUsize::new(0);
+        let work = |thread: usize| loop {
+            let slice = next.fetch_add(1, Ordering::Relaxed);
+            if slice >= slices {
+                break;
+            }
+            job(slice, thread);
+        };
+        self.join(|| work(1), || work(0));
+    }
+}
+
+/// Runs `job` for every slice on this thread alone (thread 0), or shared
+/// with `helper` when there is one.
+pub fn run_slices(helper: Option<&mut Helper>, slices: usize, job: &(dyn Fn(usize, usize) + Sync)) {
+    match helper {
+        Some(h) => h.run_slices(slices, job),
+        None => (0..slices).for_each(|s| job(s, 0)),
     }
 }
 
@@ -135,6 +184,16 @@ fn serve(sh: &Shared) {
             }
             continue;
         }
+        seen = posted;
+        // Every earlier ticket is claimed (the caller returns only after
+        // that), so this fails only when the caller took the job back.
+        if sh
+            .claimed
+            .compare_exchange(posted - 1, posted, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            continue;
+        }
         // SAFETY: the poster wrote the job before raising `posted` (seen
         // above with Acquire) and waits for `done` before touching it again.
         let job = unsafe { (*sh.job.get()).take() };
@@ -146,7 +205,6 @@ fn serve(sh: &Shared) {
                 unsafe { *sh.panic.get() = Some(p) };
             }
         }
-        seen = posted;
         sh.done.store(posted, Ordering::Release);
         idle_since = Instant::now();
         spins = 0;
@@ -189,6 +247,18 @@ mod tests {
         }));
         assert!(r.is_err());
         assert_eq!(h.join(|| 2, || 3), (2, 3));
+    }
+
+    #[test]
+    fn slices_run_once_each() {
+        let mut h = Helper::new().expect("a thread");
+        for slices in [0, 1, 2, 7, 100] {
+            let hits: Vec<AtomicUsize> = (0..slices).map(|_| AtomicUsize::new(0)).collect();
+            h.run_slices(slices, &|s, _| {
+                hits[s].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+        }
     }
 
     #[test]
