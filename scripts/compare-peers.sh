@@ -106,6 +106,8 @@ for row in "${games[@]}"; do
         "$(echo "$ot / $t1" | bc -l)" "$agree"
     printf '%-10s %10s %-7s %10s %12s %12s %7.2fx %s\n' "" "" "" "" "" "2t vs 1t:" \
         "$(echo "$t1 / $t2" | bc -l)" ""
+    printf '%-10s %10s %-7s %10s %12s %12s %7.1fx %s\n' "" "" "" "" "" "ogsolve/2t:" \
+        "$(echo "$ot / $t2" | bc -l)" ""
 done
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores"
 exit $fail
