@@ -20,7 +20,6 @@ use octal_kernels::mex::{first_unflagged, unflagged_bits};
 use octal_kernels::pairs::{flag_xor, flag_xor_gather};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
-use rayon::prelude::*;
 use std::time::Instant;
 
 use super::diagonal::Diagonals;
@@ -85,7 +84,6 @@ pub struct Sparse {
     allow_pp: bool,
     spec: MaskSpec,
     threads: usize,
-    pool: Option<rayon::ThreadPool>,
     state: State,
     /// The block's flags from pairs of rare heaps with partners before the
     /// block, as bitsets (a row of [`row_words`] words per heap): a second
@@ -161,16 +159,8 @@ impl Sparse {
                 });
             }
         }
-        let threads = threads.max(1);
-        let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .ok()
-            })
-            .flatten();
-        let helper = pool.as_ref().and_then(|_| Helper::new());
+        // Two threads at most: this one and the helper.
+        let helper = (threads > 1).then(Helper::new).flatten();
         Ok(Sparse {
             take_all,
             take_leave_one,
@@ -179,8 +169,7 @@ impl Sparse {
             i0,
             allow_pp,
             spec,
-            threads: if pool.is_some() { threads } else { 1 },
-            pool,
+            threads: if helper.is_some() { 2 } else { 1 },
             state: State::default(),
             flags: Vec::new(),
             row8: Vec::new(),
@@ -410,7 +399,7 @@ impl Sparse {
         // need only the values before this block.
         let (pre, post) = g.split_at_mut(n0);
         let pre: &[V] = pre;
-        let spec = self.pool.is_some() && n0 >= self.spec_from;
+        let spec = self.helper.is_some() && n0 >= self.spec_from;
         let budget = spec.then_some(self.budget);
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
@@ -524,19 +513,19 @@ impl Sparse {
     /// returns where to go on from.
     fn settle<V: Value>(&mut self, g: &mut [V]) -> Option<usize> {
         let jobs = std::mem::take(&mut self.pending);
-        let failed = match &self.pool {
-            Some(pool) if jobs.len() > 1 => {
-                let (splits, halves) = (&self.splits[..], self.halves);
-                let g: &[V] = g;
-                let per = jobs.len().div_ceil(2);
-                let parts: Vec<Option<(usize, u32)>> = pool.install(|| {
-                    jobs.par_chunks(per)
-                        .map(|jobs| check_deferred(g, jobs, splits, halves))
-                        .collect()
-                });
-                parts.into_iter().flatten().next()
+        let (splits, halves) = (&self.splits[..], self.halves);
+        let known: &[V] = g;
+        let failed = match self.helper.as_mut() {
+            Some(helper) if jobs.len() > 1 => {
+                // The first failure in heap order: the first half's, if any.
+                let (x, y) = jobs.split_at(jobs.len() / 2);
+                let (fy, fx) = helper.join(
+                    || check_deferred(known, y, splits, halves),
+                    || check_deferred(known, x, splits, halves),
+                );
+                fx.or(fy)
             }
-            _ => check_deferred(g, &jobs, &self.splits, self.halves),
+            _ => check_deferred(known, &jobs, splits, halves),
         };
         failed.map(|bad| self.roll_back(g, bad))
     }
@@ -554,7 +543,7 @@ impl Sparse {
     /// of the rare heaps `rare[..rare_end]` with partners in `from..n0`,
     /// split between the threads.
     fn flag_band<V: Value>(
-        &self,
+        &mut self,
         flags: &mut [u64],
         known: &[V],
         rare_end: usize,
@@ -565,24 +554,16 @@ impl Sparse {
         let w = row_words(row);
         let b = flags.len() / w;
         let rare = &self.state.rare[..rare_end];
+        let (splits, halves) = (&self.splits[..], self.halves);
         let fill = |rows: &mut [u64], h0: usize| {
-            flag_block(known, from, rare, &self.splits, self.halves, rows, row, h0)
+            flag_block(known, from, rare, splits, halves, rows, row, h0)
         };
-        // The band of a block made ahead is short: this thread alone.
-        let tasks = if from > 1 {
-            1
-        } else {
-            self.threads.min(b / MIN_TASK).max(1)
-        };
-        match &self.pool {
-            Some(pool) if tasks > 1 => {
-                let per = b.div_ceil(tasks);
-                pool.install(|| {
-                    flags
-                        .par_chunks_mut(per * w)
-                        .enumerate()
-                        .for_each(|(t, rows)| fill(rows, n0 + t * per))
-                });
+        match self.helper.as_mut() {
+            // The band of a block made ahead is short: this thread alone.
+            Some(helper) if from <= 1 && b >= 2 * MIN_TASK => {
+                let half = b / 2;
+                let (x, y) = flags.split_at_mut(half * w);
+                helper.join(|| fill(y, n0 + half), || fill(x, n0));
             }
             _ => fill(flags, n0),
         }
