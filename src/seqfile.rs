@@ -353,14 +353,7 @@ pub fn export(
     if let Some(count) = count.filter(|&c| c < cp.good) {
         // A prefix: its own statistics, and the period only if the prefix
         // already proves it.
-        let mut stats = Stats::default();
-        for from in (0..count).step_by(1 << 20) {
-            match store.view(from, (from + (1 << 20)).min(count)) {
-                SeqRef::U16(v) => stats.push(v),
-                SeqRef::U32(v) => stats.push(v),
-            }
-        }
-        cp.stats = stats;
+        cp.stats = store.stats_of(count);
         cp.good = count;
     }
     let period = period.filter(|p| p.proven_at <= cp.good);

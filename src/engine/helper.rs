@@ -1,5 +1,6 @@
 //! A second thread that takes one job at a time and waits for the next by
-//! spinning, not sleeping: the one helper of both engines.
+//! spinning, not sleeping. Both engines (the sparse pipeline and the
+//! diagonal method) run their second thread on it.
 //!
 //! The sparse engine hands a job to a second core once per block, about a
 //! thousand times a second, and the diagonal method once per diagonal.
@@ -134,9 +135,7 @@ impl Helper {
             Err(p) => resume_unwind(p),
         }
     }
-}
 
-impl Helper {
     /// Runs `job(slice, thread)` for every slice in `0..slices`, each once,
     /// on this thread (`thread` 0) and the helper (1), each taking the next
     /// slice when free; returns when all are done.

@@ -32,7 +32,8 @@ use crate::code::{Code, Rules};
 const FIRST_CHOICE: usize = 1024;
 /// Sparse space is used when at most this fraction (1/x) of positions is rare.
 const MAX_RARE_FRACTION: usize = 5;
-/// Bytes of flag rows per block (one byte per value per heap).
+/// Most bytes a block's byte rows would take (one byte per value per
+/// heap): keeps blocks of wide rows short.
 const FLAG_BUDGET: usize = 1 << 20;
 /// Bytes of flag rows filled at a time (about the L1 data cache).
 const TILE_BYTES: usize = 32 << 10;
@@ -112,10 +113,10 @@ pub struct Sparse {
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
     helper: Option<Helper>,
-    /// Per split distance, how far into the rare list the partners of the
-    /// heap lie before the block (`[k0, k1]` of [`Sparse::sparse_value`]):
-    /// both only grow along a block, so they are kept, not searched for.
-    cursors: Vec<[usize; 2]>,
+    /// Per split distance, how many rare heaps (a prefix of the sorted
+    /// list) have their partner inside the block: it only grows along a
+    /// block, so it is kept, not searched for.
+    cursors: Vec<usize>,
 }
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
@@ -392,7 +393,6 @@ impl Sparse {
         if known_end < n0 {
             self.flag_band(&mut flags, &g[..n0], new_start, known_end, n0, row);
         }
-        let known_end = n0;
         // Then heap by heap. With two threads, the other one meanwhile
         // checks the witness scans the previous block deferred and flags
         // the next block's pairs with partners before this block: both
@@ -424,7 +424,7 @@ impl Sparse {
         let mut sequential = || {
             let t = Instant::now();
             self.cursors.clear();
-            self.cursors.resize(self.splits.len(), [0, 0]);
+            self.cursors.resize(self.splits.len(), 0);
             let mut deferred = Vec::new();
             let mut k = 0;
             let result = loop {
@@ -438,7 +438,7 @@ impl Sparse {
                     &flags[k * w..(k + 1) * w],
                     row,
                     mask,
-                    (new_start, known_end),
+                    new_start,
                     budget,
                 );
                 deferred.extend(d);
@@ -483,8 +483,8 @@ impl Sparse {
         self.helper = helper;
         self.ahead = next;
         // Balance the threads: the main one keeps more of the witness scans
-        // when the checks took longer than its own work, fewer when they
-        // were much quicker.
+        // when the helper's work took longer than its own, fewer when it
+        // was quicker.
         if let Some(checked) = checked {
             if checked > took {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
@@ -539,9 +539,8 @@ impl Sparse {
     }
 
     /// Flags in `flags` (the block from `n0`, bit rows for values below
-    /// `row`) the pairs
-    /// of the rare heaps `rare[..rare_end]` with partners in `from..n0`,
-    /// split between the threads.
+    /// `row`) the pairs of the rare heaps `rare[..rare_end]` with partners
+    /// in `from..n0`; a whole block's worth is split with the helper.
     fn flag_band<V: Value>(
         &mut self,
         flags: &mut [u64],
@@ -597,7 +596,7 @@ impl Sparse {
         far: &[u64],
         row_len: usize,
         mask: Mask,
-        (new_start, known_end): (usize, usize),
+        new_start: usize,
         budget: Option<usize>,
     ) -> (u32, Option<Deferred>) {
         let n = g.len();
@@ -610,26 +609,15 @@ impl Sparse {
         let rare = &self.state.rare;
         let xs = &self.state.rare_x;
         // The rare heaps `rare[..new_start]` had their pairs with partners
-        // below `known_end` flagged with the block; the partners from
-        // `known_end` on are flagged here: those in this block (r ≤ n − n0
-        // − i, a prefix of the sorted list), then any in the block before.
-        for (&i, [c0, c1]) in self.splits.iter().zip(&mut self.cursors) {
-            if n >= known_end + i {
-                while *c1 < new_start && rare[*c1] + known_end + i <= n {
-                    *c1 += 1;
+        // before the block flagged with it; those with a partner in the
+        // block (r ≤ n − n0 − i, a prefix of the sorted list) are flagged
+        // here.
+        for (&i, k) in self.splits.iter().zip(&mut self.cursors) {
+            if n >= n0 + i {
+                while *k < new_start && rare[*k] + n0 + i <= n {
+                    *k += 1;
                 }
-                let k1 = *c1;
-                let mut k0 = 0;
-                if n >= n0 + i {
-                    while *c0 < k1 && rare[*c0] + n0 + i <= n {
-                        *c0 += 1;
-                    }
-                    k0 = *c0;
-                    flag_xor_gather(row, &xs[..k0], &rare[..k0], g.post, n - i - n0);
-                }
-                for (&x, &r) in xs[k0..k1].iter().zip(&rare[k0..k1]) {
-                    row[(x ^ g.pre[n - i - r].get()) as usize] = 1;
-                }
+                flag_xor_gather(row, &xs[..*k], &rare[..*k], g.post, n - i - n0);
             }
         }
         // Rare heaps of this block, with any partner.
@@ -693,7 +681,7 @@ impl Sparse {
 
 /// A block's flags made ahead: the pairs of the rare heaps
 /// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
-/// from `n0`, in rows of `row` bytes, under `mask`.
+/// from `n0`, in bit rows for the values below `row`, under `mask`.
 struct Ahead {
     n0: usize,
     b: usize,
