@@ -17,7 +17,7 @@
 //! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{flag_xor, flag_xor_gather};
+use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::time::Instant;
@@ -52,6 +52,9 @@ const MIDDLE_PAIRS: usize = 1024;
 /// Pairs of the middle scanned per round.
 const MIDDLE_STEP: usize = 256;
 const MIDDLE_ROUNDS: usize = MIDDLE_PAIRS / MIDDLE_STEP;
+/// Sets of at least this many values have the first round of their
+/// witness scan flagged rather than struck (see [`Sparse::sparse_value`]).
+const FLAG_FIRST_ROUND: u32 = 16;
 /// With two threads, witness scans longer than a budget are checked by the
 /// second thread from this heap on (below it, rare positions still appear
 /// often, and each makes a deferred check fail and the block be redone).
@@ -109,6 +112,10 @@ pub struct Sparse {
     budget: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
+    /// With two threads, how many rare heaps (a prefix of the list) have
+    /// their far pairs flagged by this thread rather than made ahead by the
+    /// helper (adapted so that both threads finish a block together).
+    main_share: usize,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
@@ -183,6 +190,7 @@ impl Sparse {
             spare_flags: Vec::new(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
+            main_share: 0,
             diagonals,
             helper,
             cursors: Vec::new(),
@@ -376,21 +384,19 @@ impl Sparse {
             .ahead
             .take()
             .filter(|a| (a.n0, a.b, a.row, a.mask) == (n0, b, row, mask));
-        let (mut flags, new_start, known_end) = match ahead {
-            Some(a) => (a.flags, a.new_start, a.known_end),
+        let made_ahead = ahead.is_some();
+        let (mut flags, new_start, known_end, split) = match ahead {
+            Some(a) => (a.flags, a.new_start, a.known_end, a.split),
             None => {
                 let mut flags = std::mem::take(&mut self.flags);
                 flags.clear();
                 flags.resize(b * w, 0);
-                (flags, self.state.rare.len(), 1)
+                (flags, self.state.rare.len(), 1, 0)
             }
         };
-        // The pairs with partners from `known_end` up to this block are
-        // flagged now, by every thread: all of them for a block not made
-        // ahead, else those with a partner in the block before (the heap
-        // by heap gather would cost each heap a pass over every rare heap
-        // below two blocks).
-        if known_end < n0 {
+        // A block not made ahead has its pairs with partners before it
+        // flagged now, by every thread.
+        if !made_ahead && known_end < n0 {
             self.flag_band(&mut flags, &g[..n0], new_start, known_end, n0, row);
         }
         // Then heap by heap. With two threads, the other one meanwhile
@@ -416,6 +422,7 @@ impl Sparse {
                 mask,
                 new_start: self.state.rare.len(),
                 known_end: n0,
+                split: self.main_share.min(self.state.rare.len()),
                 flags,
             }
         });
@@ -423,6 +430,31 @@ impl Sparse {
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
+            if made_ahead {
+                // While the helper works, this thread flags the rest of the
+                // far pairs: its share of the rare heaps (the helper made
+                // the others ahead), and every pair with a partner in the
+                // block before (the heap by heap gather would cost each
+                // heap a pass over every rare heap below two blocks).
+                let (rare, splits, halves) = (&self.state.rare, &self.splits[..], self.halves);
+                if split > 0 {
+                    let known = &pre[..known_end];
+                    flag_block(
+                        known,
+                        1,
+                        &rare[..split],
+                        splits,
+                        halves,
+                        &mut flags,
+                        row,
+                        n0,
+                    );
+                }
+                if known_end < n0 {
+                    let band = &rare[..new_start];
+                    flag_block(pre, known_end, band, splits, halves, &mut flags, row, n0);
+                }
+            }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
             let mut deferred = Vec::new();
@@ -462,7 +494,7 @@ impl Sparse {
                     let t = Instant::now();
                     let failed = check_deferred(pre, &jobs, &splits, halves);
                     let next = next.map(|mut a| {
-                        let rare = rare_then.as_deref().unwrap_or_default();
+                        let rare = &rare_then.as_deref().unwrap_or_default()[a.split..];
                         flag_block(pre, 1, rare, &splits, halves, &mut a.flags, row, a.n0);
                         a
                     });
@@ -482,14 +514,28 @@ impl Sparse {
         };
         self.helper = helper;
         self.ahead = next;
-        // Balance the threads: the main one keeps more of the witness scans
-        // when the helper's work took longer than its own, fewer when it
-        // was quicker.
+        // Balance the threads. When the helper's work took longer than this
+        // thread's, this one keeps more of the witness scans, and once it
+        // keeps them all, a larger share of the next blocks' far pairs.
+        // When the helper was quicker, the other way round.
         if let Some(checked) = checked {
+            let rares = self.state.rare.len();
+            // Half the difference, in rare heaps at the helper's rate.
+            let helper_rares = rares.saturating_sub(self.main_share).max(1);
+            let gap = checked.abs_diff(took).as_secs_f64() / 2.0;
+            let step = (gap / checked.as_secs_f64().max(1e-9) * helper_rares as f64) as usize;
             if checked > took {
-                self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
+                if self.budget < MAX_BUDGET {
+                    self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
+                } else {
+                    self.main_share = (self.main_share + step.max(1)).min(rares);
+                }
             } else if checked < took {
-                self.budget = (self.budget / 2).max(MIN_BUDGET);
+                if self.main_share > 0 {
+                    self.main_share = self.main_share.saturating_sub(step.max(1));
+                } else {
+                    self.budget = (self.budget / 2).max(MIN_BUDGET);
+                }
             }
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
@@ -636,7 +682,6 @@ impl Sparse {
         for (o, f) in open.iter_mut().zip(far) {
             *o &= !f;
         }
-        self.row8 = row8;
         let q = mask.q(n, self.i0) as usize;
         // mo: the least open value of the other class (or the row's end).
         let mo = open
@@ -661,8 +706,33 @@ impl Sparse {
         if mo % 64 != 0 {
             set[mo / 64] &= (1 << (mo % 64)) - 1;
         }
+        // A large set loses most of its values in the first round of the
+        // scan (the pairs nearest the middle). Striking them one at a time
+        // costs a chain of dependent steps each; flagging the round's pairs
+        // costs a store each, and then the scan goes on from the next
+        // round. Every split pair is an option, so the row stays exact.
+        let mut from = 0;
+        if set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_FIRST_ROUND {
+            for &i in &self.splits {
+                if let Some((m, a0, a1)) = round_pairs(n, i, self.halves, 0) {
+                    seam_pieces(g, m, a0, a1, |lo, hi| {
+                        flag_pairs(row, lo, hi);
+                        false
+                    });
+                }
+            }
+            // The set's values lie below mo ≤ row_len.
+            let len = (set.len() * 64).min(row_len);
+            let words = set.len();
+            unflagged_bits(&row[..len], &self.zeros[..len], &mut open[..words]);
+            for (s, o) in set.iter_mut().zip(&open) {
+                *s &= o;
+            }
+            from = 1;
+        }
+        self.row8 = row8;
         self.open = open;
-        let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, 0, budget) {
+        let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, from, budget) {
             Strike::Empty => (mo as u32, None),
             Strike::Exhausted => (least_member(&set).expect("values left"), None),
             Strike::Paused(round) => (
@@ -680,8 +750,8 @@ impl Sparse {
 }
 
 /// A block's flags made ahead: the pairs of the rare heaps
-/// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
-/// from `n0`, in bit rows for the values below `row`, under `mask`.
+/// `rare[split..new_start]` with partners below `known_end`, for the `b`
+/// heaps from `n0`, in bit rows for the values below `row`, under `mask`.
 struct Ahead {
     n0: usize,
     b: usize,
@@ -689,6 +759,8 @@ struct Ahead {
     mask: Mask,
     new_start: usize,
     known_end: usize,
+    /// The helper leaves the rare heaps `rare[..split]` to the main thread.
+    split: usize,
     flags: Vec<u64>,
 }
 
@@ -922,29 +994,12 @@ fn strike_witnessed<V: Value>(
         }
         let mut any = false;
         for &i in splits {
-            if n < i + 2 {
+            let Some((m, a0, a1)) = round_pairs(n, i, halves, c) else {
                 continue;
-            }
-            let m = n - i;
-            let half = halves.last(m);
-            let mid = half.saturating_sub(MIDDLE_PAIRS);
-            // Pairs (a, m − a) for a in [a0, a1): (mid, half] first, a
-            // slice of MIDDLE_STEP pairs a round from the centre out (so
-            // that a budget may pause within it), then [1, mid] a chunk at
-            // a time.
-            let (a0, a1) = if c < MIDDLE_ROUNDS {
-                let a1 = (half + 1).saturating_sub(c * MIDDLE_STEP).max(mid + 1);
-                (a1.saturating_sub(MIDDLE_STEP).max(mid + 1), a1)
-            } else {
-                let a0 = 1 + (c - MIDDLE_ROUNDS) * CHUNK;
-                (a0, (a0 + CHUNK).min(mid + 1))
             };
-            if a0 >= a1 {
-                continue;
-            }
             any = true;
             scanned += a1 - a0;
-            if strike_pairs(g, m, a0, a1, set) {
+            if seam_pieces(g, m, a0, a1, |lo, hi| strike_xors(set, lo, hi)) {
                 return Strike::Empty;
             }
         }
@@ -955,10 +1010,40 @@ fn strike_witnessed<V: Value>(
     }
 }
 
-/// [`strike_xors`] on the pairs `(a, m − a)`, `a0 ≤ a < a1`, cut where
-/// either run would cross the seam of `g`.
+/// The pairs `(a, m − a)`, `a0 ≤ a < a1`, of split distance `i` of heap
+/// `n` that round `c` of a witness scan takes (none if empty). The
+/// pairs `(mid, half]` come first, [`MIDDLE_STEP`] a round from the centre
+/// out (so that a budget may pause within them), then `[1, mid]` a
+/// [`CHUNK`] at a time.
 #[inline]
-fn strike_pairs<V: Value>(g: Parts<V>, m: usize, a0: usize, a1: usize, set: &mut [u64]) -> bool {
+fn round_pairs(n: usize, i: usize, halves: Halves, c: usize) -> Option<(usize, usize, usize)> {
+    if n < i + 2 {
+        return None;
+    }
+    let m = n - i;
+    let half = halves.last(m);
+    let mid = half.saturating_sub(MIDDLE_PAIRS);
+    let (a0, a1) = if c < MIDDLE_ROUNDS {
+        let a1 = (half + 1).saturating_sub(c * MIDDLE_STEP).max(mid + 1);
+        (a1.saturating_sub(MIDDLE_STEP).max(mid + 1), a1)
+    } else {
+        let a0 = 1 + (c - MIDDLE_ROUNDS) * CHUNK;
+        (a0, (a0 + CHUNK).min(mid + 1))
+    };
+    (a0 < a1).then_some((m, a0, a1))
+}
+
+/// Calls `f(lo, hi)` on the runs of the pairs `(a, m − a)`,
+/// `a0 ≤ a < a1`, cut where either run would cross the seam of `g`;
+/// stops (and returns true) as soon as `f` does.
+#[inline]
+fn seam_pieces<V: Value>(
+    g: Parts<V>,
+    m: usize,
+    a0: usize,
+    a1: usize,
+    mut f: impl FnMut(&[V], &[V]) -> bool,
+) -> bool {
     let s = g.pre.len();
     let mut cuts = [a0, a1, a1, a1];
     let mut k = 1;
@@ -971,7 +1056,7 @@ fn strike_pairs<V: Value>(g: Parts<V>, m: usize, a0: usize, a1: usize, set: &mut
     cuts[..=k].sort_unstable();
     for w in cuts[..=k].windows(2) {
         let (a, b) = (w[0], w[1]);
-        if a < b && strike_xors(set, g.slice(a, b), g.slice(m + 1 - b, m + 1 - a)) {
+        if a < b && f(g.slice(a, b), g.slice(m + 1 - b, m + 1 - a)) {
             return true;
         }
     }
