@@ -25,17 +25,56 @@ pub fn flag_xor<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
     assert!(flags.len() >= run.len() * row, "flag_xor: flags too short");
     assert!(row.is_power_of_two(), "flag_xor: row not a power of two");
     assert!((x as usize) < row, "flag_xor: x out of range");
-    // One store per element: the speed comes from no bounds checks and no
-    // read-modify-write. Values ≥ row would be a caller bug; masking keeps
-    // the store in bounds (and the tests pin the result to the scalar twin).
+    // SAFETY: the rows of the run are inside flags (checked above).
+    unsafe { flag_run(flags.as_mut_ptr(), row, x, run) }
+}
+
+/// [`flag_xor`] for many runs of the same length into the same rows: for
+/// every `j` and `k < len`, `flags[k * row + (xs[j] ⊕ g[starts[j] + k])] = 1`.
+/// One call per block of rows saves the per-run checks and set-up.
+#[inline]
+pub fn flag_xor_runs<V: Value>(
+    flags: &mut [u8],
+    row: usize,
+    len: usize,
+    xs: &[u32],
+    starts: &[usize],
+    g: &[V],
+) {
+    assert!(flags.len() >= len * row, "flag_xor_runs: flags too short");
+    assert!(
+        row.is_power_of_two(),
+        "flag_xor_runs: row not a power of two"
+    );
+    assert_eq!(
+        xs.len(),
+        starts.len(),
+        "flag_xor_runs: lists of different lengths"
+    );
+    for (&x, &start) in xs.iter().zip(starts) {
+        let run = &g[start..start + len];
+        debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
+        // SAFETY: `len` rows of `row` bytes are inside flags (checked above).
+        unsafe { flag_run(flags.as_mut_ptr(), row, x, run) }
+    }
+}
+
+/// The store loop of [`flag_xor`]: one store per element, no bounds checks
+/// and no read-modify-write. Values ≥ row would be a caller bug; masking
+/// keeps the store in bounds (the tests pin the result to the scalar twin).
+///
+/// # Safety
+/// `p` must point to at least `run.len()` rows of `row` bytes (a power of
+/// two), all writable.
+#[inline(always)]
+unsafe fn flag_run<V: Value>(mut p: *mut u8, row: usize, x: u32, run: &[V]) {
     let mask = row - 1;
-    let mut p = flags.as_mut_ptr();
     // Four rows per step, the row pointer stepped rather than multiplied.
     let mut quads = run.chunks_exact(4);
     for q in &mut quads {
         let j = [0, 1, 2, 3].map(|t| ((x ^ q[t].get()) as usize) & mask);
         // SAFETY: the 4 rows of this step are below run.len() rows and
-        // each j < row, so every store is inside flags.
+        // each j < row, so every store is inside the caller's rows.
         unsafe {
             *p.add(j[0]) = 1;
             *p.add(row + j[1]) = 1;
@@ -46,7 +85,6 @@ pub fn flag_xor<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
     }
     for v in quads.remainder() {
         let j = ((x ^ v.get()) as usize) & mask;
-        debug_assert_eq!(j, (x ^ v.get()) as usize);
         // SAFETY: as above, one row at a time.
         unsafe {
             *p.add(j) = 1;
@@ -549,6 +587,29 @@ mod tests {
                 let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
                 prop_assert_eq!(set, vec![(x ^ *v as u32) as usize]);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn flag_xor_runs_matches_flag_xor(
+            g in proptest::collection::vec(0u16..64, 1..300),
+            runs in proptest::collection::vec((0u32..64, any::<usize>()), 0..40),
+            len_pick in any::<usize>(),
+        ) {
+            let row = 64;
+            let len = len_pick % (g.len() + 1);
+            let (xs, starts): (Vec<u32>, Vec<usize>) = runs
+                .into_iter()
+                .map(|(x, s)| (x, s % (g.len() - len + 1)))
+                .unzip();
+            let mut a = vec![0u8; len * row];
+            let mut b = a.clone();
+            flag_xor_runs(&mut a, row, len, &xs, &starts, &g);
+            for (&x, &s) in xs.iter().zip(&starts) {
+                flag_xor_scalar(&mut b, row, x, &g[s..s + len]);
+            }
+            prop_assert_eq!(a, b);
         }
     }
 

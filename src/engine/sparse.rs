@@ -17,7 +17,7 @@
 //! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather};
+use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather, flag_xor_runs};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::time::Instant;
@@ -785,6 +785,7 @@ fn flag_block<V: Value>(
     let mut tile = vec![0u8; per_tile.min(bits.len() / w) * row];
     let zeros = vec![0u8; row];
     let mut open = vec![0u64; w];
+    let mut full = FullRuns::default();
     for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
         let h0 = h0 + t * per_tile;
         let heaps = bits.len() / w;
@@ -799,6 +800,7 @@ fn flag_block<V: Value>(
             row,
             h0,
             h0 + heaps,
+            &mut full,
         );
         for (r, b) in rows.chunks(row).zip(bits.chunks_mut(w)) {
             unflagged_bits(r, &zeros, &mut open);
@@ -924,8 +926,11 @@ fn flag_known<V: Value>(
     row: usize,
     h0: usize,
     h1: usize,
+    full: &mut FullRuns,
 ) {
     let n0 = known.len();
+    full.xs.clear();
+    full.starts.clear();
     for r in heaps {
         let x = known[r].get();
         for &i in splits {
@@ -934,6 +939,12 @@ fn flag_known<V: Value>(
             // The heaps h of [lo, hi), less the one whose pair is equal.
             let equal = 2 * r + i;
             let runs = if halves.allows(r, r) || !(lo..hi).contains(&equal) {
+                if (lo, hi) == (h0, h1) {
+                    // The usual case: a run over every row, batched below.
+                    full.xs.push(x);
+                    full.starts.push(h0 - i - r);
+                    continue;
+                }
                 [lo..hi, hi..hi]
             } else {
                 [lo..equal, equal + 1..hi]
@@ -946,6 +957,14 @@ fn flag_known<V: Value>(
             }
         }
     }
+    flag_xor_runs(rows, row, h1 - h0, &full.xs, &full.starts, known);
+}
+
+/// Scratch for [`flag_known`]: the runs that cover every row of a tile.
+#[derive(Default)]
+struct FullRuns {
+    xs: Vec<u32>,
+    starts: Vec<usize>,
 }
 
 /// The least value in a bitset, if any.
