@@ -184,6 +184,31 @@ pub fn flag_xor_gather<V: Value>(row: &mut [u8], xs: &[u32], rs: &[usize], g: &[
     }
 }
 
+/// [`flag_xor_gather`] for a row of at most 64 values, kept in a register:
+/// returns the bits `xs[j] ⊕ g[top − rs[j]]` (each below 64) set.
+#[inline]
+pub fn xor_gather_bits<V: Value>(xs: &[u32], rs: &[usize], g: &[V], top: usize) -> u64 {
+    assert_eq!(
+        xs.len(),
+        rs.len(),
+        "xor_gather_bits: lists of different lengths"
+    );
+    let g = &g[..top];
+    // Two accumulators, so that consecutive ORs do not wait for each other.
+    let (mut a, mut b) = (0u64, 0u64);
+    let mut pairs = xs.chunks_exact(2).zip(rs.chunks_exact(2));
+    for (x, r) in &mut pairs {
+        // Heaps outside 1..=top index past g (wrapping) and panic.
+        a |= 1 << ((x[0] ^ g[top.wrapping_sub(r[0])].get()) & 63);
+        b |= 1 << ((x[1] ^ g[top.wrapping_sub(r[1])].get()) & 63);
+    }
+    if xs.len() % 2 == 1 {
+        let j = xs.len() - 1;
+        a |= 1 << ((xs[j] ^ g[top.wrapping_sub(rs[j])].get()) & 63);
+    }
+    a | b
+}
+
 /// Scalar twin of [`flag_xor_gather`].
 pub fn flag_xor_gather_scalar<V: Value>(
     row: &mut [u8],
@@ -610,6 +635,23 @@ mod tests {
                 flag_xor_scalar(&mut b, row, x, &g[s..s + len]);
             }
             prop_assert_eq!(a, b);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn xor_gather_bits_matches_flag_xor_gather(
+            g in proptest::collection::vec(0u16..64, 1..200),
+            picks in proptest::collection::vec((0u32..64, any::<usize>()), 0..100),
+            top_pick in any::<usize>(),
+        ) {
+            let top = 1 + top_pick % g.len();
+            let (xs, rs): (Vec<u32>, Vec<usize>) =
+                picks.into_iter().map(|(x, r)| (x, 1 + r % top)).unzip();
+            let mut row = vec![0u8; 64];
+            flag_xor_gather_scalar(&mut row, &xs, &rs, &g, top);
+            let want = (0..64).filter(|&v| row[v] != 0).fold(0u64, |b, v| b | 1 << v);
+            prop_assert_eq!(xor_gather_bits(&xs, &rs, &g, top), want);
         }
     }
 

@@ -17,7 +17,7 @@
 //! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather, flag_xor_runs};
+use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather, flag_xor_runs, xor_gather_bits};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::time::Instant;
@@ -332,15 +332,47 @@ impl Sparse {
 
     /// Options of heap `n` that are not splits, flagged in `row`.
     #[inline]
-    fn flag_simple(&self, n: usize, g: impl Fn(usize) -> u32, row: &mut [u8]) {
+    fn flag_simple(&self, n: usize, g: impl Fn(usize) -> u32, row: &mut impl Marks) {
         for &i in &self.take_all {
             if n == i {
-                row[0] = 1;
+                row.mark(0);
             }
         }
         for &i in &self.take_leave_one {
             if n > i {
-                row[g(n - i) as usize] = 1;
+                row.mark(g(n - i));
+            }
+        }
+    }
+
+    /// Flags in `row` the options of heap `n = g.len()` that are not
+    /// flagged with its block: the non-split options, and the pairs of
+    /// rare heaps with partners in the block (`rare[..new_start]`, whose
+    /// other pairs were flagged with the block) or rare heaps in it.
+    #[inline]
+    fn flag_near<V: Value>(&mut self, g: Parts<V>, new_start: usize, row: &mut impl Marks) {
+        let n = g.len();
+        let n0 = g.pre.len();
+        self.flag_simple(n, |i| g.get(i), row);
+        let rare = &self.state.rare;
+        let xs = &self.state.rare_x;
+        // Those with a partner in the block are a prefix of the sorted
+        // list (r ≤ n − n0 − i), so each split keeps a cursor.
+        for (&i, k) in self.splits.iter().zip(&mut self.cursors) {
+            if n >= n0 + i {
+                while *k < new_start && rare[*k] + n0 + i <= n {
+                    *k += 1;
+                }
+                row.gather(&xs[..*k], &rare[..*k], g.post, n - i - n0);
+            }
+        }
+        // Rare heaps of this block, with any partner.
+        for &r in &rare[new_start..] {
+            let x = g.get(r);
+            for &i in &self.splits {
+                if n > i + r && self.halves.allows(r, n - i - r) {
+                    row.mark(x ^ g.get(n - i - r));
+                }
             }
         }
     }
@@ -359,7 +391,7 @@ impl Sparse {
         if self.zeros.len() < bound {
             self.zeros.resize(bound, 0);
         }
-        self.flag_simple(n, |i| g[i].get(), &mut row);
+        self.flag_simple(n, |i| g[i].get(), &mut &mut row[..]);
         let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
         self.row8 = row;
         v
@@ -646,42 +678,27 @@ impl Sparse {
         budget: Option<usize>,
     ) -> (u32, Option<Deferred>) {
         let n = g.len();
-        let n0 = g.pre.len();
         let mut row8 = std::mem::take(&mut self.row8);
-        row8.clear();
-        row8.resize(row_len, 0);
-        let row = &mut row8[..];
-        self.flag_simple(n, |i| g.get(i), row);
-        let rare = &self.state.rare;
-        let xs = &self.state.rare_x;
-        // The rare heaps `rare[..new_start]` had their pairs with partners
-        // before the block flagged with it; those with a partner in the
-        // block (r ≤ n − n0 − i, a prefix of the sorted list) are flagged
-        // here.
-        for (&i, k) in self.splits.iter().zip(&mut self.cursors) {
-            if n >= n0 + i {
-                while *k < new_start && rare[*k] + n0 + i <= n {
-                    *k += 1;
-                }
-                flag_xor_gather(row, &xs[..*k], &rare[..*k], g.post, n - i - n0);
-            }
-        }
-        // Rare heaps of this block, with any partner.
-        for &r in &rare[new_start..] {
-            let x = g.get(r);
-            for &i in &self.splits {
-                if n > i + r && self.halves.allows(r, n - i - r) {
-                    row[(x ^ g.get(n - i - r)) as usize] = 1;
-                }
-            }
-        }
-        // Every value flagged, as a bitset: the open ones are the zeros.
         let mut open = std::mem::take(&mut self.open);
         open.resize(far.len(), 0);
-        unflagged_bits(row, &self.zeros[..row_len], &mut open);
-        for (o, f) in open.iter_mut().zip(far) {
-            *o &= !f;
+        // Rows of up to 64 values are flagged in a register; wider ones a
+        // byte per value. Either way `open` gets the values not flagged.
+        let small = row_len <= 64;
+        if small {
+            let mut bits = 0u64;
+            self.flag_near(g, new_start, &mut bits);
+            let used = u64::MAX >> (64 - row_len);
+            open[0] = !bits & !far[0] & used;
+        } else {
+            row8.clear();
+            row8.resize(row_len, 0);
+            self.flag_near(g, new_start, &mut &mut row8[..]);
+            unflagged_bits(&row8, &self.zeros[..row_len], &mut open);
+            for (o, f) in open.iter_mut().zip(far) {
+                *o &= !f;
+            }
         }
+        let row = &mut row8[..];
         let q = mask.q(n, self.i0) as usize;
         // mo: the least open value of the other class (or the row's end).
         let mo = open
@@ -712,7 +729,7 @@ impl Sparse {
         // costs a store each, and then the scan goes on from the next
         // round. Every split pair is an option, so the row stays exact.
         let mut from = 0;
-        if set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_FIRST_ROUND {
+        if !small && set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_FIRST_ROUND {
             for &i in &self.splits {
                 if let Some((m, a0, a1)) = round_pairs(n, i, self.halves, 0) {
                     seam_pieces(g, m, a0, a1, |lo, hi| {
@@ -746,6 +763,38 @@ impl Sparse {
         };
         self.set = set;
         out
+    }
+}
+
+/// Where a heap's options are flagged: a row of a byte per value, or (for
+/// rows of up to 64 values) the bits of one register.
+trait Marks {
+    /// Flags value `v` (below the row's width).
+    fn mark(&mut self, v: u32);
+    /// Flags `xs[j] ⊕ g[top − rs[j]]` for every `j`.
+    fn gather<V: Value>(&mut self, xs: &[u32], rs: &[usize], g: &[V], top: usize);
+}
+
+impl Marks for &mut [u8] {
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        self[v as usize] = 1;
+    }
+    #[inline]
+    fn gather<V: Value>(&mut self, xs: &[u32], rs: &[usize], g: &[V], top: usize) {
+        flag_xor_gather(self, xs, rs, g, top);
+    }
+}
+
+impl Marks for u64 {
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        debug_assert!(v < 64);
+        *self |= 1 << (v & 63);
+    }
+    #[inline]
+    fn gather<V: Value>(&mut self, xs: &[u32], rs: &[usize], g: &[V], top: usize) {
+        *self |= xor_gather_bits(xs, rs, g, top);
     }
 }
 
@@ -786,6 +835,7 @@ fn flag_block<V: Value>(
     let zeros = vec![0u8; row];
     let mut open = vec![0u64; w];
     let mut full = FullRuns::default();
+    let (mut tile_open, tile_zeros) = (Vec::new(), vec![0u8; tile.len()]);
     for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
         let h0 = h0 + t * per_tile;
         let heaps = bits.len() / w;
@@ -802,13 +852,23 @@ fn flag_block<V: Value>(
             h0 + heaps,
             &mut full,
         );
-        for (r, b) in rows.chunks(row).zip(bits.chunks_mut(w)) {
-            unflagged_bits(r, &zeros, &mut open);
-            for (b, o) in b.iter_mut().zip(&open) {
-                *b |= !o;
+        if row <= 64 {
+            // Narrow rows: one pass over the whole tile, then a word (or a
+            // part of one) per heap.
+            let per_word = 64 / row;
+            let used = u64::MAX >> (64 - row);
+            tile_open.resize(rows.len().div_ceil(64), 0);
+            unflagged_bits(rows, &tile_zeros[..rows.len()], &mut tile_open);
+            for (h, b) in bits.iter_mut().enumerate() {
+                let o = tile_open[h / per_word] >> (h % per_word * row);
+                *b |= !o & used;
             }
-            if row < 64 {
-                b[0] &= (1 << row) - 1;
+        } else {
+            for (r, b) in rows.chunks(row).zip(bits.chunks_mut(w)) {
+                unflagged_bits(r, &zeros, &mut open);
+                for (b, o) in b.iter_mut().zip(&open) {
+                    *b |= !o;
+                }
             }
         }
         rows.fill(0);
