@@ -20,6 +20,8 @@ use octal_kernels::mex::{first_unflagged, unflagged_bits};
 use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather, flag_xor_runs, xor_gather_bits};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::diagonal::Diagonals;
@@ -112,10 +114,6 @@ pub struct Sparse {
     budget: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
-    /// With two threads, how many rare heaps (a prefix of the list) have
-    /// their far pairs flagged by this thread rather than made ahead by the
-    /// helper (adapted so that both threads finish a block together).
-    main_share: usize,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
@@ -190,7 +188,6 @@ impl Sparse {
             spare_flags: Vec::new(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
-            main_share: 0,
             diagonals,
             helper,
             cursors: Vec::new(),
@@ -417,13 +414,13 @@ impl Sparse {
             .take()
             .filter(|a| (a.n0, a.b, a.row, a.mask) == (n0, b, row, mask));
         let made_ahead = ahead.is_some();
-        let (mut flags, new_start, known_end, split) = match ahead {
-            Some(a) => (a.flags, a.new_start, a.known_end, a.split),
+        let (mut flags, new_start, known_end) = match ahead {
+            Some(a) => (a.flags, a.new_start, a.known_end),
             None => {
                 let mut flags = std::mem::take(&mut self.flags);
                 flags.clear();
                 flags.resize(b * w, 0);
-                (flags, self.state.rare.len(), 1, 0)
+                (flags, self.state.rare.len(), 1)
             }
         };
         // A block not made ahead has its pairs with partners before it
@@ -442,7 +439,7 @@ impl Sparse {
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
         let n1 = n0 + b;
-        let next = (spec && n1 < end).then(|| {
+        let mut next = (spec && n1 < end).then(|| {
             let b1 = self.block_len(n1, end, row);
             let mut flags = std::mem::take(&mut self.spare_flags);
             flags.clear();
@@ -454,38 +451,37 @@ impl Sparse {
                 mask,
                 new_start: self.state.rare.len(),
                 known_end: n0,
-                split: self.main_share.min(self.state.rare.len()),
                 flags,
             }
         });
         let rare_then = next.as_ref().map(|_| self.state.rare.clone());
+        let rare_then = rare_then.as_deref().unwrap_or_default();
+        // The next block's flags, a tile at a time to whichever thread is
+        // free: the helper after its checks, this one after its heaps.
+        let per_tile = tile_heaps(row);
+        let tiles: Vec<Mutex<&mut [u64]>> = match &mut next {
+            Some(a) => a.flags.chunks_mut(per_tile * w).map(Mutex::new).collect(),
+            None => Vec::new(),
+        };
+        let claimed = AtomicUsize::new(0);
+        let fill_tiles = || loop {
+            let t = claimed.fetch_add(1, Ordering::Relaxed);
+            let Some(tile) = tiles.get(t) else { break };
+            let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
+            let h0 = n1 + t * per_tile;
+            flag_block(pre, 1, rare_then, &splits, halves, &mut tile, row, h0);
+        };
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
-            if made_ahead {
+            if made_ahead && known_end < n0 {
                 // While the helper works, this thread flags the rest of the
-                // far pairs: its share of the rare heaps (the helper made
-                // the others ahead), and every pair with a partner in the
-                // block before (the heap by heap gather would cost each
-                // heap a pass over every rare heap below two blocks).
+                // far pairs: those with a partner in the block before (the
+                // heap by heap gather would cost each heap a pass over every
+                // rare heap below two blocks).
                 let (rare, splits, halves) = (&self.state.rare, &self.splits[..], self.halves);
-                if split > 0 {
-                    let known = &pre[..known_end];
-                    flag_block(
-                        known,
-                        1,
-                        &rare[..split],
-                        splits,
-                        halves,
-                        &mut flags,
-                        row,
-                        n0,
-                    );
-                }
-                if known_end < n0 {
-                    let band = &rare[..new_start];
-                    flag_block(pre, known_end, band, splits, halves, &mut flags, row, n0);
-                }
+                let band = &rare[..new_start];
+                flag_block(pre, known_end, band, splits, halves, &mut flags, row, n0);
             }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
@@ -518,56 +514,39 @@ impl Sparse {
                 }
             };
             self.pending = deferred;
+            fill_tiles();
             (result, t.elapsed())
         };
-        let (failed, checked, next, (result, took)) = match &mut helper {
-            Some(helper) if !jobs.is_empty() || next.is_some() => {
+        let (failed, checked, (result, took)) = match &mut helper {
+            Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
                 let other = || {
                     let t = Instant::now();
                     let failed = check_deferred(pre, &jobs, &splits, halves);
-                    let next = next.map(|mut a| {
-                        let rare = &rare_then.as_deref().unwrap_or_default()[a.split..];
-                        flag_block(pre, 1, rare, &splits, halves, &mut a.flags, row, a.n0);
-                        a
-                    });
-                    (failed, next, t.elapsed())
+                    fill_tiles();
+                    (failed, t.elapsed())
                 };
                 // The block stays on this thread (and its cache); the other
                 // work goes to the helper.
-                let ((failed, next, checked), out) = helper.join(other, sequential);
-                (failed, Some(checked), next, out)
+                let ((failed, checked), out) = helper.join(other, sequential);
+                (failed, Some(checked), out)
             }
             _ => (
                 check_deferred(pre, &jobs, &splits, halves),
                 None,
-                None,
                 sequential(),
             ),
         };
+        drop(tiles);
         self.helper = helper;
         self.ahead = next;
-        // Balance the threads. When the helper's work took longer than this
-        // thread's, this one keeps more of the witness scans, and once it
-        // keeps them all, a larger share of the next blocks' far pairs.
-        // When the helper was quicker, the other way round.
+        // Balance the threads: the main one keeps more of the witness scans
+        // when the helper's work took longer than its own, fewer when it
+        // was quicker. (The next block's flags go to whichever is free.)
         if let Some(checked) = checked {
-            let rares = self.state.rare.len();
-            // Half the difference, in rare heaps at the helper's rate.
-            let helper_rares = rares.saturating_sub(self.main_share).max(1);
-            let gap = checked.abs_diff(took).as_secs_f64() / 2.0;
-            let step = (gap / checked.as_secs_f64().max(1e-9) * helper_rares as f64) as usize;
             if checked > took {
-                if self.budget < MAX_BUDGET {
-                    self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
-                } else {
-                    self.main_share = (self.main_share + step.max(1)).min(rares);
-                }
+                self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
             } else if checked < took {
-                if self.main_share > 0 {
-                    self.main_share = self.main_share.saturating_sub(step.max(1));
-                } else {
-                    self.budget = (self.budget / 2).max(MIN_BUDGET);
-                }
+                self.budget = (self.budget / 2).max(MIN_BUDGET);
             }
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
@@ -799,8 +778,8 @@ impl Marks for u64 {
 }
 
 /// A block's flags made ahead: the pairs of the rare heaps
-/// `rare[split..new_start]` with partners below `known_end`, for the `b`
-/// heaps from `n0`, in bit rows for the values below `row`, under `mask`.
+/// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
+/// from `n0`, in bit rows for the values below `row`, under `mask`.
 struct Ahead {
     n0: usize,
     b: usize,
@@ -808,8 +787,6 @@ struct Ahead {
     mask: Mask,
     new_start: usize,
     known_end: usize,
-    /// The helper leaves the rare heaps `rare[..split]` to the main thread.
-    split: usize,
     flags: Vec<u64>,
 }
 
@@ -830,7 +807,7 @@ fn flag_block<V: Value>(
     h0: usize,
 ) {
     let w = row_words(row);
-    let per_tile = (TILE_BYTES / row).max(8);
+    let per_tile = tile_heaps(row);
     let mut tile = vec![0u8; per_tile.min(bits.len() / w) * row];
     let zeros = vec![0u8; row];
     let mut open = vec![0u64; w];
@@ -873,6 +850,11 @@ fn flag_block<V: Value>(
         }
         rows.fill(0);
     }
+}
+
+/// Heaps per tile of byte rows of `row` bytes.
+fn tile_heaps(row: usize) -> usize {
+    (TILE_BYTES / row).max(8)
 }
 
 /// Words of a bit row for the values below `row`.
