@@ -114,6 +114,8 @@ pub struct Sparse {
     budget: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
+    /// Whether pipelining the blocks pays (with two threads).
+    pace: Pace,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
@@ -188,6 +190,7 @@ impl Sparse {
             spare_flags: Vec::new(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
+            pace: Pace::default(),
             diagonals,
             helper,
             cursors: Vec::new(),
@@ -434,7 +437,7 @@ impl Sparse {
         // need only the values before this block.
         let (pre, post) = g.split_at_mut(n0);
         let pre: &[V] = pre;
-        let spec = self.helper.is_some() && n0 >= self.spec_from;
+        let spec = self.helper.is_some() && n0 >= self.spec_from && self.pace.pipelined(n0);
         let budget = spec.then_some(self.budget);
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
@@ -543,6 +546,9 @@ impl Sparse {
         // when the helper's work took longer than its own, fewer when it
         // was quicker. (The next block's flags go to whichever is free.)
         if let Some(checked) = checked {
+            let idle = self.budget == MIN_BUDGET;
+            let (h, m) = (checked.as_secs_f64(), took.as_secs_f64());
+            self.pace.record(h, m, idle, n0 + b);
             if checked > took {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
             } else if checked < took {
@@ -774,6 +780,53 @@ impl Marks for u64 {
     #[inline]
     fn gather<V: Value>(&mut self, xs: &[u32], rs: &[usize], g: &[V], top: usize) {
         *self |= xor_gather_bits(xs, rs, g, top);
+    }
+}
+
+/// Whether pipelining the blocks pays, judged by how busy the helper is.
+/// A game whose heaps cost little beyond the work that must stay on the
+/// main thread (`.16`: small rows, few rare heaps, short scans) leaves the
+/// helper idle most of a block even when it takes every deferrable scan,
+/// and then the hand-overs cost more than they save: the blocks run on one
+/// thread for a while ([`Pace::SOLO`] heaps), then the pipeline is tried
+/// again.
+#[derive(Debug, Default)]
+struct Pace {
+    /// Seconds the helper and the main thread were busy in the pipelined
+    /// blocks since the last verdict, and how many blocks.
+    helper: f64,
+    main: f64,
+    blocks: u32,
+    /// No pipelining below this heap.
+    solo_until: usize,
+}
+
+impl Pace {
+    /// Pipelined blocks per verdict.
+    const BLOCKS: u32 = 64;
+    /// Heaps on one thread after a verdict against the pipeline.
+    const SOLO: usize = 1 << 19;
+
+    /// Whether the block from `n0` should be pipelined.
+    fn pipelined(&self, n0: usize) -> bool {
+        n0 >= self.solo_until
+    }
+
+    /// Records a pipelined block that ended at `n1`; `idle` says whether
+    /// the main thread already defers all it can.
+    fn record(&mut self, helper: f64, main: f64, idle: bool, n1: usize) {
+        self.helper += helper;
+        self.main += main;
+        self.blocks += 1;
+        if self.blocks == Self::BLOCKS {
+            if idle && 3.0 * self.helper < self.main {
+                self.solo_until = n1 + Self::SOLO;
+            }
+            *self = Pace {
+                solo_until: self.solo_until,
+                ..Pace::default()
+            };
+        }
     }
 }
 
