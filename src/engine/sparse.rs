@@ -1195,3 +1195,35 @@ impl Engine for Sparse {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Pace;
+
+    /// Feeds `Pace::BLOCKS` pipelined blocks ending at heap 1000 with the
+    /// given busy seconds per block.
+    fn verdict(helper: f64, main: f64, idle: bool) -> Pace {
+        let mut p = Pace::default();
+        for _ in 0..Pace::BLOCKS {
+            assert!(p.pipelined(1000));
+            p.record(helper, main, idle, 1000);
+        }
+        p
+    }
+
+    #[test]
+    fn an_idle_helper_sends_the_blocks_to_one_thread_for_a_while() {
+        let p = verdict(1.0, 4.0, true);
+        assert!(!p.pipelined(1000));
+        assert!(!p.pipelined(1000 + Pace::SOLO - 1));
+        assert!(p.pipelined(1000 + Pace::SOLO));
+    }
+
+    #[test]
+    fn a_busy_helper_or_one_that_could_take_more_keeps_the_pipeline() {
+        // Busy: a third of the main thread's time or more.
+        assert!(verdict(2.0, 4.0, true).pipelined(1000));
+        // Idle, but the main thread still keeps scans it could defer.
+        assert!(verdict(1.0, 4.0, false).pipelined(1000));
+    }
+}
