@@ -85,6 +85,7 @@ unsafe fn flag_run<V: Value>(mut p: *mut u8, row: usize, x: u32, run: &[V]) {
     }
     for v in quads.remainder() {
         let j = ((x ^ v.get()) as usize) & mask;
+        debug_assert_eq!(j, (x ^ v.get()) as usize);
         // SAFETY: as above, one row at a time.
         unsafe {
             *p.add(j) = 1;

@@ -428,8 +428,8 @@ impl Sparse {
         };
         // A block not made ahead has its pairs with partners before it
         // flagged now, by every thread.
-        if !made_ahead && known_end < n0 {
-            self.flag_band(&mut flags, &g[..n0], new_start, known_end, n0, row);
+        if !made_ahead {
+            self.flag_far(&mut flags, &g[..n0], n0, row);
         }
         // Then heap by heap. With two threads, the other one meanwhile
         // checks the witness scans the previous block deferred and flags
@@ -601,28 +601,19 @@ impl Sparse {
             .min(MAX_BLOCK)
     }
 
-    /// Flags in `flags` (the block from `n0`, bit rows for values below
-    /// `row`) the pairs of the rare heaps `rare[..rare_end]` with partners
-    /// in `from..n0`; a whole block's worth is split with the helper.
-    fn flag_band<V: Value>(
-        &mut self,
-        flags: &mut [u64],
-        known: &[V],
-        rare_end: usize,
-        from: usize,
-        n0: usize,
-        row: usize,
-    ) {
+    /// Flags in `flags` (the block from `n0`, bit rows for the values
+    /// below `row`) the pairs of every rare heap with a partner in `known`
+    /// (`G(..n0)`): a block not made ahead, split with the helper when it
+    /// is long enough to pay for the hand-over.
+    fn flag_far<V: Value>(&mut self, flags: &mut [u64], known: &[V], n0: usize, row: usize) {
         let w = row_words(row);
         let b = flags.len() / w;
-        let rare = &self.state.rare[..rare_end];
+        let rare = &self.state.rare[..];
         let (splits, halves) = (&self.splits[..], self.halves);
-        let fill = |rows: &mut [u64], h0: usize| {
-            flag_block(known, from, rare, splits, halves, rows, row, h0)
-        };
+        let fill =
+            |rows: &mut [u64], h0: usize| flag_block(known, 1, rare, splits, halves, rows, row, h0);
         match self.helper.as_mut() {
-            // The band of a block made ahead is short: this thread alone.
-            Some(helper) if from <= 1 && b >= 2 * MIN_TASK => {
+            Some(helper) if b >= 2 * MIN_TASK => {
                 let half = b / 2;
                 let (x, y) = flags.split_at_mut(half * w);
                 helper.join(|| fill(y, n0 + half), || fill(x, n0));
@@ -862,10 +853,11 @@ fn flag_block<V: Value>(
     let w = row_words(row);
     let per_tile = tile_heaps(row);
     let mut tile = vec![0u8; per_tile.min(bits.len() / w) * row];
-    let zeros = vec![0u8; row];
+    // Zeros to compare with: a row's worth, or a tile's for narrow rows.
+    let zeros = vec![0u8; if row <= 64 { tile.len() } else { row }];
     let mut open = vec![0u64; w];
     let mut full = FullRuns::default();
-    let (mut tile_open, tile_zeros) = (Vec::new(), vec![0u8; tile.len()]);
+    let mut tile_open = Vec::new();
     for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
         let h0 = h0 + t * per_tile;
         let heaps = bits.len() / w;
@@ -888,14 +880,14 @@ fn flag_block<V: Value>(
             let per_word = 64 / row;
             let used = u64::MAX >> (64 - row);
             tile_open.resize(rows.len().div_ceil(64), 0);
-            unflagged_bits(rows, &tile_zeros[..rows.len()], &mut tile_open);
+            unflagged_bits(rows, &zeros[..rows.len()], &mut tile_open);
             for (h, b) in bits.iter_mut().enumerate() {
                 let o = tile_open[h / per_word] >> (h % per_word * row);
                 *b |= !o & used;
             }
         } else {
             for (r, b) in rows.chunks(row).zip(bits.chunks_mut(w)) {
-                unflagged_bits(r, &zeros, &mut open);
+                unflagged_bits(r, &zeros[..row], &mut open);
                 for (b, o) in b.iter_mut().zip(&open) {
                     *b |= !o;
                 }
