@@ -143,31 +143,33 @@ unsafe fn first_unflagged_avx2(flags: &[u8], skip: &[u8]) -> usize {
 }
 
 /// Sets bit `j % 64` of `out[j / 64]` for every `j < flags.len()` with
-/// `flags[j] == 0 && skip[j] == 0`, and clears the others: the values still
-/// open in a flag row, as a bitset. `out` must hold `flags.len()` bits and
-/// `skip` be at least as long as `flags`.
+/// `flags[j] == 0`, and clears the others: the values still open in a flag
+/// row, as a bitset. `out` must hold `flags.len()` bits.
 #[inline]
-pub fn unflagged_bits(flags: &[u8], skip: &[u8], out: &mut [u64]) {
-    assert!(skip.len() >= flags.len(), "unflagged_bits: skip too short");
+pub fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
     assert!(
         out.len() * 64 >= flags.len(),
         "unflagged_bits: out too short"
     );
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: AVX-512 BW is present; lengths checked above.
+            return unsafe { unflagged_bits_avx512(flags, out) };
+        }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is present; lengths checked above.
-            return unsafe { unflagged_bits_avx2(flags, skip, out) };
+            return unsafe { unflagged_bits_avx2(flags, out) };
         }
     }
-    unflagged_bits_scalar(flags, skip, out)
+    unflagged_bits_scalar(flags, out)
 }
 
 /// Scalar twin of [`unflagged_bits`].
-pub fn unflagged_bits_scalar(flags: &[u8], skip: &[u8], out: &mut [u64]) {
+pub fn unflagged_bits_scalar(flags: &[u8], out: &mut [u64]) {
     out.fill(0);
-    for (j, (&f, &s)) in flags.iter().zip(skip).enumerate() {
-        if f == 0 && s == 0 {
+    for (j, &f) in flags.iter().enumerate() {
+        if f == 0 {
             out[j / 64] |= 1 << (j % 64);
         }
     }
@@ -175,14 +177,13 @@ pub fn unflagged_bits_scalar(flags: &[u8], skip: &[u8], out: &mut [u64]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn unflagged_bits_avx2(flags: &[u8], skip: &[u8], out: &mut [u64]) {
+unsafe fn unflagged_bits_avx2(flags: &[u8], out: &mut [u64]) {
     use std::arch::x86_64::*;
     let n = flags.len();
     let zero = _mm256_setzero_si256();
     let open = |j: usize| {
         let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
-        let s = _mm256_loadu_si256(skip.as_ptr().add(j) as *const __m256i);
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(f, s), zero)) as u32 as u64
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32 as u64
     };
     out.fill(0);
     // 32 bytes a step, so that rows of 32 values (small games) are one step.
@@ -191,8 +192,29 @@ unsafe fn unflagged_bits_avx2(flags: &[u8], skip: &[u8], out: &mut [u64]) {
         out[j / 64] |= open(j) << (j % 64);
         j += 32;
     }
-    for j in j..n {
-        if flags[j] == 0 && skip[j] == 0 {
+    unflagged_tail(flags, j, out);
+}
+
+/// A word of the bitset per step: the byte test gives the 64 bits at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn unflagged_bits_avx512(flags: &[u8], out: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let n = flags.len();
+    out.fill(0);
+    let mut j = 0;
+    while j + 64 <= n {
+        let f = _mm512_loadu_si512(flags.as_ptr().add(j) as *const _);
+        out[j / 64] = _mm512_testn_epi8_mask(f, f);
+        j += 64;
+    }
+    unflagged_tail(flags, j, out);
+}
+
+/// The scalar end of the SIMD paths: bytes `j..` one at a time.
+fn unflagged_tail(flags: &[u8], j: usize, out: &mut [u64]) {
+    for (j, &f) in flags.iter().enumerate().skip(j) {
+        if f == 0 {
             out[j / 64] |= 1 << (j % 64);
         }
     }
@@ -312,18 +334,24 @@ mod tests {
 
         #[test]
         fn unflagged_bits_matches_scalar(
-            pairs in proptest::collection::vec((0u8..2, 0u8..2), 0..300),
+            f in proptest::collection::vec(0u8..3, 0..600),
             spare in 0usize..3,
             junk in proptest::prelude::any::<u64>(),
         ) {
-            let (f, s): (Vec<u8>, Vec<u8>) = pairs.into_iter().unzip();
             let words = f.len().div_ceil(64) + spare;
             let mut a = vec![junk; words];
             let mut b = vec![!junk; words];
-            unflagged_bits(&f, &s, &mut a);
-            unflagged_bits_scalar(&f, &s, &mut b);
+            unflagged_bits(&f, &mut a);
+            unflagged_bits_scalar(&f, &mut b);
             proptest::prop_assert_eq!(&a, &b);
-            let want: Vec<usize> = (0..f.len()).filter(|&j| f[j] == 0 && s[j] == 0).collect();
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // The AVX2 path too, where AVX-512 would be taken.
+                let mut c = vec![junk; words];
+                unsafe { unflagged_bits_avx2(&f, &mut c) };
+                proptest::prop_assert_eq!(&a, &c);
+            }
+            let want: Vec<usize> = (0..f.len()).filter(|&j| f[j] == 0).collect();
             let got: Vec<usize> = (0..words * 64).filter(|&j| a[j / 64] >> (j % 64) & 1 == 1).collect();
             proptest::prop_assert_eq!(got, want);
         }

@@ -51,11 +51,40 @@ pub fn flag_xor_runs<V: Value>(
         starts.len(),
         "flag_xor_runs: lists of different lengths"
     );
-    for (&x, &start) in xs.iter().zip(starts) {
-        let run = &g[start..start + len];
-        debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
-        // SAFETY: `len` rows of `row` bytes are inside flags (checked above).
-        unsafe { flag_run(flags.as_mut_ptr(), row, x, run) }
+    for &start in starts {
+        assert!(start + len <= g.len(), "flag_xor_runs: run past the values");
+    }
+    // Rows a group at a time, every run flagging into the group before the
+    // next: the stores of a group land in GROUP rows (a few KiB, which stay
+    // in the L1 cache), and each row's address is a register for the whole
+    // group. Run by run over all rows (one long stride per store) was
+    // 15–35% slower in a microbenchmark of 1,583 runs into 64 rows of 512.
+    const GROUP: usize = 16;
+    let whole = len - len % GROUP;
+    let mask = row - 1;
+    let base = flags.as_mut_ptr();
+    for k in (0..whole).step_by(GROUP) {
+        // SAFETY: rows k..k + GROUP are below len rows (checked above).
+        let rows: [*mut u8; GROUP] = std::array::from_fn(|t| unsafe { base.add((k + t) * row) });
+        for (&x, &start) in xs.iter().zip(starts) {
+            debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
+            // SAFETY: start + len <= g.len() (checked above).
+            let q = unsafe { g.as_ptr().add(start + k) };
+            for (t, p) in rows.iter().enumerate() {
+                // SAFETY: t < GROUP, inside the run; j < row, inside row k + t.
+                unsafe {
+                    let j = ((x ^ (*q.add(t)).get()) as usize) & mask;
+                    *p.add(j) = 1;
+                }
+            }
+        }
+    }
+    if whole < len {
+        for (&x, &start) in xs.iter().zip(starts) {
+            let run = &g[start + whole..start + len];
+            // SAFETY: rows whole..len are inside flags (checked above).
+            unsafe { flag_run(base.add(whole * row), row, x, run) }
+        }
     }
 }
 
