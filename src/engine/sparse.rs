@@ -42,6 +42,7 @@ const FLAG_BUDGET: usize = 1 << 20;
 /// longer tile spreads each rare heap's set-up over more rows (0.6, one
 /// thread: 64 KiB ~8% faster than 32 KiB, 128 KiB slower again).
 const TILE_BYTES: usize = 64 << 10;
+const CLAIM_HEAPS: usize = 64;
 /// Most heaps per block. The pairs of a rare heap with partners in the
 /// block itself (or, pipelined on two threads, in the block before) wait
 /// for their values and are flagged one heap at a time, at about twice the
@@ -415,13 +416,17 @@ impl Sparse {
         self.prepare_classes(row, mask);
         // The flags of this block: made ahead by the second thread while
         // the previous block was computed, or now by every thread.
+        // (A block cut short by `end` takes the first rows of a longer one.)
         let ahead = self
             .ahead
             .take()
-            .filter(|a| (a.n0, a.b, a.row, a.mask) == (n0, b, row, mask));
+            .filter(|a| (a.n0, a.row, a.mask) == (n0, row, mask) && a.b >= b);
         let made_ahead = ahead.is_some();
         let (mut flags, new_start, known_end) = match ahead {
-            Some(a) => (a.flags, a.new_start, a.known_end),
+            Some(mut a) => {
+                a.flags.truncate(b * w);
+                (a.flags, a.new_start, a.known_end)
+            }
             None => {
                 let mut flags = std::mem::take(&mut self.flags);
                 flags.clear();
@@ -445,8 +450,12 @@ impl Sparse {
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
         let n1 = n0 + b;
-        let mut next = (spec && n1 < end).then(|| {
-            let b1 = self.block_len(n1, end, row);
+        // The next block is made ahead even past `end` (the caller's chunk,
+        // which may be a few blocks long): its flags need only G(..n0), and
+        // the next call starts with it. Up to the mask's next choice.
+        let horizon = self.state.next_choice;
+        let mut next = (spec && n1 < horizon).then(|| {
+            let b1 = self.block_len(n1, horizon, row);
             let mut flags = std::mem::take(&mut self.spare_flags);
             flags.clear();
             flags.resize(b1 * w, 0);
@@ -464,7 +473,7 @@ impl Sparse {
         let rare_then = rare_then.as_deref().unwrap_or_default();
         // The next block's flags, a tile at a time to whichever thread is
         // free: the helper after its checks, this one after its heaps.
-        let per_tile = tile_heaps(row);
+        let per_tile = tile_heaps(row).min(CLAIM_HEAPS);
         let tiles: Vec<Mutex<&mut [u64]>> = match &mut next {
             Some(a) => a.flags.chunks_mut(per_tile * w).map(Mutex::new).collect(),
             None => Vec::new(),
