@@ -486,6 +486,7 @@ impl Sparse {
             let h0 = n1 + t * per_tile;
             flag_block(pre, 1, rare_then, &splits, halves, &mut tile, row, h0);
         };
+        let checks = Checks::new(pre, &jobs, &splits, halves);
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
@@ -529,41 +530,44 @@ impl Sparse {
                 }
             };
             self.pending = deferred;
+            let heaps = t.elapsed();
+            checks.run();
             fill_tiles();
-            (result, t.elapsed())
+            (result, heaps, t.elapsed())
         };
-        let (failed, checked, (result, took)) = match &mut helper {
+        let (helped, (result, heaps, took)) = match &mut helper {
             Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
                 let other = || {
                     let t = Instant::now();
-                    let failed = check_deferred(pre, &jobs, &splits, halves);
+                    checks.run();
                     fill_tiles();
-                    (failed, t.elapsed())
+                    t.elapsed()
                 };
                 // The block stays on this thread (and its cache); the other
                 // work goes to the helper.
-                let ((failed, checked), out) = helper.join(other, sequential);
-                (failed, Some(checked), out)
+                let (helped, out) = helper.join(other, sequential);
+                (Some(helped), out)
             }
-            _ => (
-                check_deferred(pre, &jobs, &splits, halves),
-                None,
-                sequential(),
-            ),
+            _ => {
+                checks.run();
+                (None, sequential())
+            }
         };
+        let failed = checks.failure();
         drop(tiles);
         self.helper = helper;
         self.ahead = next;
-        // Balance the threads: the main one keeps more of the witness scans
-        // when the helper's work took longer than its own, fewer when it
-        // was quicker. (The next block's flags go to whichever is free.)
-        if let Some(checked) = checked {
+        // Balance the threads: the main one defers more of its witness
+        // scans when the helper ran out of work before the heaps were done,
+        // fewer when it did not. (Whatever is left of the checks and the
+        // next block's flags goes to whichever thread is free.)
+        if let Some(helped) = helped {
             let idle = self.budget == MIN_BUDGET;
-            let (h, m) = (checked.as_secs_f64(), took.as_secs_f64());
+            let (h, m) = (helped.as_secs_f64(), took.as_secs_f64());
             self.pace.record(h, m, idle, n0 + b);
-            if checked > took {
+            if helped > heaps {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
-            } else if checked < took {
+            } else if helped < heaps {
                 self.budget = (self.budget / 2).max(MIN_BUDGET);
             }
         }
@@ -590,18 +594,14 @@ impl Sparse {
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (&self.splits[..], self.halves);
         let known: &[V] = g;
-        let failed = match self.helper.as_mut() {
+        let checks = Checks::new(known, &jobs, splits, halves);
+        match self.helper.as_mut() {
             Some(helper) if jobs.len() > 1 => {
-                // The first failure in heap order: the first half's, if any.
-                let (x, y) = jobs.split_at(jobs.len() / 2);
-                let (fy, fx) = helper.join(
-                    || check_deferred(known, y, splits, halves),
-                    || check_deferred(known, x, splits, halves),
-                );
-                fx.or(fy)
+                helper.join(|| checks.run(), || checks.run());
             }
-            _ => check_deferred(known, &jobs, splits, halves),
-        };
+            _ => checks.run(),
+        }
+        let failed = checks.failure();
         failed.map(|bad| self.roll_back(g, bad))
     }
 
@@ -924,24 +924,67 @@ struct Deferred {
     round: usize,
 }
 
-/// Checks deferred witness scans in order, each against `g` (which holds
-/// at least G(0..n) of each); the first that fails gives its heap and true
-/// value (the least value left without a witness).
-fn check_deferred<V: Value>(
-    g: &[V],
-    jobs: &[Deferred],
-    splits: &[usize],
+/// Deferred witness scans to check, a job at a time to whichever thread
+/// is free; each is checked against `g` (which holds at least G(0..n) of
+/// each). The first that fails in heap order gives its heap and true value
+/// (the least value left without a witness): the checks of later heaps may
+/// rest on that wrong value, so theirs do not count (and are skipped once
+/// the failure is known).
+struct Checks<'a, V> {
+    g: &'a [V],
+    jobs: &'a [Deferred],
+    splits: &'a [usize],
     halves: Halves,
-) -> Option<(usize, u32)> {
-    for job in jobs {
-        let mut set = job.set.clone();
-        let parts = Parts { pre: g, post: &[] };
-        match strike_witnessed(parts, job.n, splits, halves, &mut set, job.round, None) {
-            Strike::Empty => {}
-            _ => return Some((job.n, least_member(&set).expect("values left"))),
+    next: AtomicUsize,
+    failed: Mutex<Option<(usize, u32)>>,
+}
+
+impl<'a, V: Value> Checks<'a, V> {
+    fn new(g: &'a [V], jobs: &'a [Deferred], splits: &'a [usize], halves: Halves) -> Self {
+        Checks {
+            g,
+            jobs,
+            splits,
+            halves,
+            next: AtomicUsize::new(0),
+            failed: Mutex::new(None),
         }
     }
-    None
+
+    /// Claims and checks jobs until none is left.
+    fn run(&self) {
+        let failed_at = || {
+            let f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            f.map_or(usize::MAX, |(n, _)| n)
+        };
+        loop {
+            let j = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = self.jobs.get(j) else { break };
+            if failed_at() < job.n {
+                continue;
+            }
+            let mut set = job.set.clone();
+            let parts = Parts {
+                pre: self.g,
+                post: &[],
+            };
+            let (splits, halves) = (self.splits, self.halves);
+            if strike_witnessed(parts, job.n, splits, halves, &mut set, job.round, None)
+                != Strike::Empty
+            {
+                let v = least_member(&set).expect("values left");
+                let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+                if f.is_none_or(|(n, _)| job.n < n) {
+                    *f = Some((job.n, v));
+                }
+            }
+        }
+    }
+
+    /// The first failure in heap order, once every job has been run.
+    fn failure(self) -> Option<(usize, u32)> {
+        self.failed.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The known values `G(0..n)` in two pieces, `pre` (the values before the
