@@ -43,6 +43,8 @@ const FLAG_BUDGET: usize = 1 << 20;
 /// longer tile spreads each rare heap's set-up over more rows (0.6, one
 /// thread: 64 KiB ~8% faster than 32 KiB, 128 KiB slower again).
 const TILE_BYTES: usize = 64 << 10;
+/// Heaps per tile when the pipeline hands the next block's flags out a
+/// tile at a time (0.6, two threads: 128 was slower, the balance coarser).
 const CLAIM_HEAPS: usize = 64;
 /// Most heaps per block. The pairs of a rare heap with partners in the
 /// block itself (or, pipelined on two threads, in the block before) wait
@@ -106,7 +108,6 @@ pub struct Sparse {
     open: Vec<u64>,
     /// Bit `v` of `class[q]` is set when `v` has class `q` under the mask.
     class: [Vec<u64>; 2],
-    zeros: Vec<u8>,
     /// The values still looking for a witness, as a bitset.
     set: Vec<u64>,
     /// The next block's flags, made ahead by the second thread.
@@ -188,7 +189,6 @@ impl Sparse {
             row8: Vec::new(),
             open: Vec::new(),
             class: [Vec::new(), Vec::new()],
-            zeros: Vec::new(),
             set: Vec::new(),
             pending: Vec::new(),
             ahead: None,
@@ -393,11 +393,8 @@ impl Sparse {
         let mut row = std::mem::take(&mut self.row8);
         row.clear();
         row.resize(bound, 0);
-        if self.zeros.len() < bound {
-            self.zeros.resize(bound, 0);
-        }
         self.flag_simple(n, |i| g[i].get(), &mut &mut row[..]);
-        let v = first_unflagged(&row, &self.zeros[..bound]) as u32;
+        let v = first_unflagged(&row) as u32;
         self.row8 = row;
         v
     }
@@ -497,7 +494,12 @@ impl Sparse {
                 // heap by heap gather would cost each heap a pass over every
                 // rare heap below two blocks).
                 let (rare, splits, halves) = (&self.state.rare, &self.splits[..], self.halves);
-                let band = &rare[..new_start];
+                // Heap h's partner h − i − r lies at or after known_end only
+                // for r < h − known_end: the rest of the (sorted) list has no
+                // pair here, and skipping it saves a pass over every rare
+                // heap per tile.
+                let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
+                let band = &rare[..reach];
                 flag_block(pre, known_end, band, splits, halves, &mut flags, row, n0);
             }
             self.cursors.clear();
@@ -637,9 +639,6 @@ impl Sparse {
 
     /// Fills `class` for masks on values below `row`.
     fn prepare_classes(&mut self, row: usize, mask: Mask) {
-        if self.zeros.len() < row {
-            self.zeros.resize(row, 0);
-        }
         for q in 0..2 {
             let c = &mut self.class[q];
             c.clear();
@@ -865,7 +864,7 @@ fn flag_block<V: Value>(
 ) {
     // Each thread keeps its scratch: the pipeline calls this once per
     // claimed tile, where a fresh zeroed tile and run lists each time cost
-    // ~10% of the flagging on 0.6.
+    // ~15% of the two-thread time on 0.6.
     thread_local! {
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
@@ -874,8 +873,8 @@ fn flag_block<V: Value>(
     });
 }
 
-/// What [`flag_block`] reuses from call to call: the tile of byte rows (all
-/// zeros between calls), its packed bits and the full-tile runs.
+/// What [`flag_block`] reuses from call to call: the tile of byte rows, its
+/// packed bits and the full-tile runs.
 #[derive(Default)]
 struct Scratch {
     tile: Vec<u8>,
