@@ -848,9 +848,10 @@ struct Ahead {
 
 /// Flags, for the heaps from `h0` (bit rows of [`row_words`] words in
 /// `bits`, values below `row`), the pairs of every heap in `rare` with a
-/// partner in `known[from..]`. A tile of byte rows at a time is filled (so
-/// that the rows stay in the L1 cache while every rare heap flags its run
-/// into them) and then packed into the bit rows.
+/// partner in `known[from..]`. A tile of byte rows at a time is filled (a
+/// group of rows at a time, which stays in the L1 cache while every rare
+/// heap flags its run into it: `flag_xor_runs`) and then packed into the
+/// bit rows.
 #[allow(clippy::too_many_arguments)]
 fn flag_block<V: Value>(
     known: &[V],
@@ -869,7 +870,53 @@ fn flag_block<V: Value>(
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
     SCRATCH.with_borrow_mut(|scratch| {
-        flag_block_in(scratch, known, from, rare, splits, halves, bits, row, h0)
+        let w = row_words(row);
+        let per_tile = tile_heaps(row);
+        let Scratch {
+            tile,
+            tile_open,
+            full,
+        } = scratch;
+        let need = per_tile.min(bits.len() / w) * row;
+        if tile.len() < need {
+            tile.resize(need, 0);
+        }
+        for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
+            let h0 = h0 + t * per_tile;
+            let heaps = bits.len() / w;
+            let rows = &mut tile[..heaps * row];
+            // Zeroed here, not left zero by the call before: nothing rests on
+            // what an earlier call (or a panic in it) left behind.
+            rows.fill(0);
+            flag_known(
+                known,
+                from,
+                rare.iter().copied(),
+                splits,
+                halves,
+                rows,
+                row,
+                h0,
+                h0 + heaps,
+                full,
+            );
+            // One pass over the whole tile: a row of 64 values or more is whole
+            // words of it, narrower rows share a word.
+            tile_open.resize(rows.len().div_ceil(64), 0);
+            unflagged_bits(rows, tile_open);
+            if row <= 64 {
+                let per_word = 64 / row;
+                let used = u64::MAX >> (64 - row);
+                for (h, b) in bits.iter_mut().enumerate() {
+                    let o = tile_open[h / per_word] >> (h % per_word * row);
+                    *b |= !o & used;
+                }
+            } else {
+                for (b, o) in bits.iter_mut().zip(tile_open.iter()) {
+                    *b |= !o;
+                }
+            }
+        }
     });
 }
 
@@ -880,67 +927,6 @@ struct Scratch {
     tile: Vec<u8>,
     tile_open: Vec<u64>,
     full: FullRuns,
-}
-
-#[allow(clippy::too_many_arguments)]
-fn flag_block_in<V: Value>(
-    scratch: &mut Scratch,
-    known: &[V],
-    from: usize,
-    rare: &[usize],
-    splits: &[usize],
-    halves: Halves,
-    bits: &mut [u64],
-    row: usize,
-    h0: usize,
-) {
-    let w = row_words(row);
-    let per_tile = tile_heaps(row);
-    let Scratch {
-        tile,
-        tile_open,
-        full,
-    } = scratch;
-    let need = per_tile.min(bits.len() / w) * row;
-    if tile.len() < need {
-        tile.resize(need, 0);
-    }
-    for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
-        let h0 = h0 + t * per_tile;
-        let heaps = bits.len() / w;
-        let rows = &mut tile[..heaps * row];
-        // Zeroed here, not left zero by the call before: nothing rests on
-        // what an earlier call (or a panic in it) left behind.
-        rows.fill(0);
-        flag_known(
-            known,
-            from,
-            rare.iter().copied(),
-            splits,
-            halves,
-            rows,
-            row,
-            h0,
-            h0 + heaps,
-            full,
-        );
-        // One pass over the whole tile: a row of 64 values or more is whole
-        // words of it, narrower rows share a word.
-        tile_open.resize(rows.len().div_ceil(64), 0);
-        unflagged_bits(rows, tile_open);
-        if row <= 64 {
-            let per_word = 64 / row;
-            let used = u64::MAX >> (64 - row);
-            for (h, b) in bits.iter_mut().enumerate() {
-                let o = tile_open[h / per_word] >> (h % per_word * row);
-                *b |= !o & used;
-            }
-        } else {
-            for (b, o) in bits.iter_mut().zip(tile_open.iter()) {
-                *b |= !o;
-            }
-        }
-    }
 }
 
 /// Heaps per tile of byte rows of `row` bytes.
