@@ -118,6 +118,11 @@ pub struct Sparse {
     pending: Vec<Deferred>,
     /// Pairs the main thread scans before deferring the rest (adapted).
     budget: usize,
+    /// Whether blocks flagged from now on get the first round of every
+    /// heap's witness scan in their tiles, and the votes for it so far in
+    /// the current block (see [`Sparse::sparse_value`]).
+    middle: bool,
+    middle_votes: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
     /// Whether pipelining the blocks pays (with two threads).
@@ -196,6 +201,8 @@ impl Sparse {
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
             pace: Pace::default(),
+            middle: false,
+            middle_votes: 0,
             diagonals,
             helper,
             cursors: Vec::new(),
@@ -420,23 +427,26 @@ impl Sparse {
             .take()
             .filter(|a| (a.n0, a.row, a.mask) == (n0, row, mask) && a.b >= b);
         let made_ahead = ahead.is_some();
-        let (mut flags, new_start, known_end) = match ahead {
+        let (mut flags, new_start, known_end, mut middle) = match ahead {
             Some(mut a) => {
                 a.flags.truncate(b * w);
-                (a.flags, a.new_start, a.known_end)
+                (a.flags, a.new_start, a.known_end, a.middle)
             }
             None => {
                 let mut flags = std::mem::take(&mut self.flags);
                 flags.clear();
                 flags.resize(b * w, 0);
-                (flags, self.state.rare.len(), 1)
+                (flags, self.state.rare.len(), 1, false)
             }
         };
         // A block not made ahead has its pairs with partners before it
         // flagged now, by every thread.
         if !made_ahead {
-            self.flag_far(&mut flags, &g[..n0], n0, row);
+            middle =
+                self.middle && row > 64 && middle_known(n0 + b, &self.splits, self.halves) <= n0;
+            self.flag_far(&mut flags, &g[..n0], n0, row, middle);
         }
+        self.middle_votes = 0;
         // Then heap by heap. With two threads, the other one meanwhile
         // checks the witness scans the previous block deferred and flags
         // the next block's pairs with partners before this block: both
@@ -464,6 +474,9 @@ impl Sparse {
                 mask,
                 new_start: self.state.rare.len(),
                 known_end: n0,
+                middle: self.middle
+                    && row > 64
+                    && middle_known(n1 + b1, &self.splits, self.halves) <= n0,
                 flags,
             }
         });
@@ -472,6 +485,7 @@ impl Sparse {
         // The next block's flags, a tile at a time to whichever thread is
         // free: the helper after its checks, this one after its heaps.
         let per_tile = tile_heaps(row).min(CLAIM_HEAPS);
+        let next_middle = next.as_ref().is_some_and(|a| a.middle);
         let tiles: Vec<Mutex<&mut [u64]>> = match &mut next {
             Some(a) => a.flags.chunks_mut(per_tile * w).map(Mutex::new).collect(),
             None => Vec::new(),
@@ -482,7 +496,18 @@ impl Sparse {
             let Some(tile) = tiles.get(t) else { break };
             let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
             let h0 = n1 + t * per_tile;
-            flag_block(pre, 1, rare_then, &splits, halves, &mut tile, row, h0);
+            let rare = rare_then;
+            flag_block(
+                pre,
+                1,
+                rare,
+                &splits,
+                halves,
+                &mut tile,
+                row,
+                h0,
+                next_middle,
+            );
         };
         let checks = Checks::new(pre, &jobs, &splits, halves);
         let mut helper = self.helper.take();
@@ -500,7 +525,9 @@ impl Sparse {
                 // heap per tile.
                 let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
                 let band = &rare[..reach];
-                flag_block(pre, known_end, band, splits, halves, &mut flags, row, n0);
+                flag_block(
+                    pre, known_end, band, splits, halves, &mut flags, row, n0, false,
+                );
             }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
@@ -519,6 +546,7 @@ impl Sparse {
                     mask,
                     new_start,
                     budget,
+                    middle,
                 );
                 deferred.extend(d);
                 match fit(v, n0 + k) {
@@ -533,6 +561,7 @@ impl Sparse {
                 }
             };
             self.pending = deferred;
+            self.middle = 2 * self.middle_votes > b;
             let heaps = t.elapsed();
             checks.run();
             fill_tiles();
@@ -620,13 +649,21 @@ impl Sparse {
     /// below `row`) the pairs of every rare heap with a partner in `known`
     /// (`G(..n0)`): a block not made ahead, split with the helper when it
     /// is long enough to pay for the hand-over.
-    fn flag_far<V: Value>(&mut self, flags: &mut [u64], known: &[V], n0: usize, row: usize) {
+    fn flag_far<V: Value>(
+        &mut self,
+        flags: &mut [u64],
+        known: &[V],
+        n0: usize,
+        row: usize,
+        middle: bool,
+    ) {
         let w = row_words(row);
         let b = flags.len() / w;
         let rare = &self.state.rare[..];
         let (splits, halves) = (&self.splits[..], self.halves);
-        let fill =
-            |rows: &mut [u64], h0: usize| flag_block(known, 1, rare, splits, halves, rows, row, h0);
+        let fill = |rows: &mut [u64], h0: usize| {
+            flag_block(known, 1, rare, splits, halves, rows, row, h0, middle)
+        };
         match self.helper.as_mut() {
             Some(helper) if b >= 2 * MIN_TASK => {
                 let half = b / 2;
@@ -652,10 +689,11 @@ impl Sparse {
     }
 
     /// G(n) for `n = g.len()`, given the flags of the far rare pairs
-    /// (`far`, a bit row for the values below `row`).
-    /// With a `budget` of pairs, a witness scan still open after it is
+    /// (`far`, a bit row for the values below `row`; with `middle`, also
+    /// the first round of the witness scan). With a `budget` of pairs, a witness scan still open after it is
     /// handed back as a [`Deferred`] check and G(n) is taken to be `mo`
     /// until the check says otherwise.
+    #[allow(clippy::too_many_arguments)]
     fn sparse_value<V: Value>(
         &mut self,
         g: Parts<V>,
@@ -664,6 +702,7 @@ impl Sparse {
         mask: Mask,
         new_start: usize,
         budget: Option<usize>,
+        middle: bool,
     ) -> (u32, Option<Deferred>) {
         let n = g.len();
         let mut row8 = std::mem::take(&mut self.row8);
@@ -716,8 +755,17 @@ impl Sparse {
         // costs a chain of dependent steps each; flagging the round's pairs
         // costs a store each, and then the scan goes on from the next
         // round. Every split pair is an option, so the row stays exact.
+        // The tiles may have flagged that round already (`middle`): they do
+        // for the blocks after one in which most heaps voted for it, by a
+        // large set here or, with the round flagged, a set it left not
+        // small (so a game whose sets are small goes back to scanning it).
+        let left = set.iter().map(|w| w.count_ones()).sum::<u32>();
         let mut from = 0;
-        if !small && set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_FIRST_ROUND {
+        if middle {
+            from = 1;
+            self.middle_votes += usize::from(left >= FLAG_FIRST_ROUND / 4);
+        } else if !small && left >= FLAG_FIRST_ROUND {
+            self.middle_votes += 1;
             for &i in &self.splits {
                 if let Some((m, a0, a1)) = round_pairs(n, i, self.halves, 0) {
                     seam_pieces(g, m, a0, a1, |lo, hi| {
@@ -843,6 +891,8 @@ struct Ahead {
     mask: Mask,
     new_start: usize,
     known_end: usize,
+    /// The first scan round of every heap is in `flags` too.
+    middle: bool,
     flags: Vec<u64>,
 }
 
@@ -862,6 +912,7 @@ fn flag_block<V: Value>(
     bits: &mut [u64],
     row: usize,
     h0: usize,
+    middle: bool,
 ) {
     // Each thread keeps its scratch: the pipeline calls this once per
     // claimed tile, where a fresh zeroed tile and run lists each time cost
@@ -900,6 +951,17 @@ fn flag_block<V: Value>(
                 h0 + heaps,
                 full,
             );
+            if middle {
+                // The first round of each heap's witness scan (the pairs
+                // nearest the middle), which the caller made sure is known.
+                for (k, r) in rows.chunks_mut(row).enumerate() {
+                    for &i in splits {
+                        if let Some((m, a0, a1)) = round_pairs(h0 + k, i, halves, 0) {
+                            flag_pairs(r, &known[a0..a1], &known[m + 1 - a1..m + 1 - a0]);
+                        }
+                    }
+                }
+            }
             // One pass over the whole tile: a row of 64 values or more is whole
             // words of it, narrower rows share a word.
             tile_open.resize(rows.len().div_ceil(64), 0);
@@ -1212,6 +1274,23 @@ fn round_pairs(n: usize, i: usize, halves: Halves, c: usize) -> Option<(usize, u
         (a0, (a0 + CHUNK).min(mid + 1))
     };
     (a0 < a1).then_some((m, a0, a1))
+}
+
+/// How many values the first scan round of every heap below `end` reads
+/// (the end of the highest run): a tile may flag that round only when they
+/// are all known.
+fn middle_known(end: usize, splits: &[usize], halves: Halves) -> usize {
+    // The round's pairs sit at the middle of each heap, which grows with
+    // the heap, so the last heaps (one per split parity) reach the highest.
+    (end.saturating_sub(2)..end)
+        .flat_map(|n| {
+            splits
+                .iter()
+                .filter_map(move |&i| round_pairs(n, i, halves, 0))
+        })
+        .map(|(m, a0, _)| m + 1 - a0)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Calls `f(lo, hi)` on the runs of the pairs `(a, m − a)`,
