@@ -442,8 +442,7 @@ impl Sparse {
         // A block not made ahead has its pairs with partners before it
         // flagged now, by every thread.
         if !made_ahead {
-            middle =
-                self.middle && row > 64 && middle_known(n0 + b, &self.splits, self.halves) <= n0;
+            middle = self.middle_in_tiles(n0 + b, row, n0);
             self.flag_far(&mut flags, &g[..n0], n0, row, middle);
         }
         self.middle_votes = 0;
@@ -474,9 +473,7 @@ impl Sparse {
                 mask,
                 new_start: self.state.rare.len(),
                 known_end: n0,
-                middle: self.middle
-                    && row > 64
-                    && middle_known(n1 + b1, &self.splits, self.halves) <= n0,
+                middle: self.middle_in_tiles(n1 + b1, row, n0),
                 flags,
             }
         });
@@ -496,11 +493,10 @@ impl Sparse {
             let Some(tile) = tiles.get(t) else { break };
             let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
             let h0 = n1 + t * per_tile;
-            let rare = rare_then;
             flag_block(
                 pre,
                 1,
-                rare,
+                rare_then,
                 &splits,
                 halves,
                 &mut tile,
@@ -635,6 +631,15 @@ impl Sparse {
         }
         let failed = checks.failure();
         failed.map(|bad| self.roll_back(g, bad))
+    }
+
+    /// Whether the tiles of a block ending at `end` (rows of `row` bytes,
+    /// values `G(..known)` known when it is flagged) flag the first round
+    /// of every heap's witness scan: when the last block voted for it, the
+    /// rows are wide (narrow ones never take that round as flags) and every
+    /// pair of the round is known.
+    fn middle_in_tiles(&self, end: usize, row: usize, known: usize) -> bool {
+        self.middle && row > 64 && middle_known(end, &self.splits, self.halves) <= known
     }
 
     /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.
