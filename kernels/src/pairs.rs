@@ -54,30 +54,16 @@ pub fn flag_xor_runs<V: Value>(
     for &start in starts {
         assert!(start + len <= g.len(), "flag_xor_runs: run past the values");
     }
-    // Rows a group at a time, every run flagging into the group before the
-    // next: the stores of a group land in GROUP rows (16 KiB of rows of 512,
-    // which stay in the L1 cache with the runs' values), where run by run
-    // over all rows each store strides a whole row. Measured on 0.6 (rows of
-    // 512, 1,583 runs a tile): groups of 16 and 32 rows 8% and 16% faster
-    // than run by run, 64 slower again.
-    const GROUP: usize = 32;
     let whole = len - len % GROUP;
-    let mask = row - 1;
     let base = flags.as_mut_ptr();
-    for k in (0..whole).step_by(GROUP) {
-        // SAFETY: rows k..k + GROUP are below len rows (checked above).
-        let rows: [*mut u8; GROUP] = std::array::from_fn(|t| unsafe { base.add((k + t) * row) });
-        for (&x, &start) in xs.iter().zip(starts) {
-            debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
-            // SAFETY: start + len <= g.len() (checked above).
-            let q = unsafe { g.as_ptr().add(start + k) };
-            for (t, p) in rows.iter().enumerate() {
-                // SAFETY: t < GROUP, inside the run; j < row, inside row k + t.
-                unsafe {
-                    let j = ((x ^ (*q.add(t)).get()) as usize) & mask;
-                    *p.add(j) = 1;
-                }
-            }
+    // SAFETY (all arms): rows 0..whole are inside flags and every run has
+    // its values there (checked above).
+    unsafe {
+        match row {
+            512 => group_runs::<512, V>(base, row, whole, xs, starts, g),
+            256 => group_runs::<256, V>(base, row, whole, xs, starts, g),
+            1024 => group_runs::<1024, V>(base, row, whole, xs, starts, g),
+            _ => group_runs::<0, V>(base, row, whole, xs, starts, g),
         }
     }
     if whole < len {
@@ -85,6 +71,50 @@ pub fn flag_xor_runs<V: Value>(
             let run = &g[start + whole..start + len];
             // SAFETY: rows whole..len are inside flags (checked above).
             unsafe { flag_run(base.add(whole * row), row, x, run) }
+        }
+    }
+}
+
+/// Rows a group at a time, every run flagging into the group before the
+/// next: the stores of a group land in GROUP rows (16 KiB of rows of 512,
+/// which stay in the L1 cache with the runs' values), where run by run
+/// over all rows each store strides a whole row. Measured on 0.6 (rows of
+/// 512, 1,583 runs a tile): groups of 16 and 32 rows 8% and 16% faster
+/// than run by run, 64 slower again.
+const GROUP: usize = 32;
+
+/// The whole groups of [`flag_xor_runs`] (rows `0..whole`). `ROW` is `row`
+/// when it is a constant the caller dispatched on (then every store of a
+/// group is the group's base plus a constant), or 0 for any other width.
+///
+/// # Safety
+/// `base` must point to `whole` writable rows of `row` bytes (a power of
+/// two), and `g` must hold `starts[j] + whole` values for every `j`.
+#[inline(always)]
+unsafe fn group_runs<const ROW: usize, V: Value>(
+    base: *mut u8,
+    row: usize,
+    whole: usize,
+    xs: &[u32],
+    starts: &[usize],
+    g: &[V],
+) {
+    let row = if ROW == 0 { row } else { ROW };
+    let mask = row - 1;
+    for k in (0..whole).step_by(GROUP) {
+        // SAFETY: row k is below whole.
+        let p = unsafe { base.add(k * row) };
+        for (&x, &start) in xs.iter().zip(starts) {
+            debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
+            // SAFETY: start + whole <= g.len() (the caller's contract).
+            let q = unsafe { g.as_ptr().add(start + k) };
+            for t in 0..GROUP {
+                // SAFETY: t < GROUP, inside the run; j < row, inside row k + t.
+                unsafe {
+                    let j = ((x ^ (*q.add(t)).get()) as usize) & mask;
+                    *p.add(t * row + j) = 1;
+                }
+            }
         }
     }
 }

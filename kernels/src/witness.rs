@@ -97,6 +97,8 @@ mod avx512 {
         let limit = _mm512_set1_epi16((words * 64).min(1024) as i16);
         let fifteen = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
+        let thirty_one = _mm512_set1_epi16(31);
+        let thirty_two = _mm512_set1_epi16(32);
         // Lane j of a reversed load takes element 31 − j.
         let iota = _mm512_set_epi16(
             31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
@@ -143,16 +145,22 @@ mod avx512 {
             let mut hit =
                 _mm512_test_epi16_mask(bit, one) & _mm512_cmplt_epu16_mask(x, limit) & lanes;
             if hit != 0 {
-                let mut xs = [0u16; 32];
-                _mm512_storeu_si512(xs.as_mut_ptr() as *mut _, x);
-                while hit != 0 {
-                    let v = xs[hit.trailing_zeros() as usize];
-                    hit &= !_mm512_cmpeq_epi16_mask(x, _mm512_set1_epi16(v as i16));
-                    let off = _mm512_maskz_set1_epi16(1u32 << ((v >> 4) & 31), 1i16 << (v & 15));
-                    if v < 512 {
-                        t0 = _mm512_andnot_si512(off, t0);
-                    } else {
-                        t1 = _mm512_andnot_si512(off, t1);
+                // Each value hit, struck without leaving the registers: its
+                // lane broadcast, the word and bit it sits at, and every
+                // lane with the same value dropped from `hit`.
+                loop {
+                    let j = _mm512_set1_epi16(hit.trailing_zeros() as i16);
+                    let v = _mm512_permutexvar_epi16(j, x);
+                    let word = _mm512_srli_epi16::<4>(v);
+                    let at = _mm512_cmpeq_epi16_mask(_mm512_and_si512(word, thirty_one), iota);
+                    let off = _mm512_sllv_epi16(one, _mm512_and_si512(v, fifteen));
+                    // `word` is the same in every lane: below 32 it is in t0.
+                    let low = _mm512_cmplt_epu16_mask(word, thirty_two);
+                    t0 = _mm512_mask_mov_epi16(t0, at & low, _mm512_andnot_si512(off, t0));
+                    t1 = _mm512_mask_mov_epi16(t1, at & !low, _mm512_andnot_si512(off, t1));
+                    hit &= !_mm512_cmpeq_epi16_mask(x, v);
+                    if hit == 0 {
+                        break;
                     }
                 }
                 if empty(t0, t1) {
