@@ -2,7 +2,7 @@
 //!
 //! A split of a heap of size `m` into `a + (m − a)` has value
 //! `G(a) ⊕ G(m − a)`, so the engines keep XOR-ing a run of the sequence
-//! against a *reversed* run of it. [`flag_xor`] marks the values
+//! against a *reversed* run of it. [`Runs`] marks the values
 //! `x ⊕ run[k]` in per-heap flag rows (the rare-pair enumeration of the
 //! sparse engine); [`or_pair_xors`] collects the values of a whole diagonal
 //! (the diagonal method); `witness.rs` strikes values out of a set.
@@ -11,157 +11,160 @@
 //! the tests below pin them equal on random inputs.
 
 use std::any::TypeId;
+use std::ops::Range;
 
 use crate::Value;
 
-/// For every `k < run.len()`: `flags[k * row + (x ⊕ run[k])] = 1`.
-///
-/// Each of the `run.len()` rows of `row` bytes records which option values
-/// one heap has; every `x ⊕ run[k]` must be below `row`. A byte per value
-/// (rather than a bit) makes this a plain store with no read-modify-write,
-/// which is what keeps it fast.
-#[inline]
-pub fn flag_xor<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
-    assert!(flags.len() >= run.len() * row, "flag_xor: flags too short");
-    assert!(row.is_power_of_two(), "flag_xor: row not a power of two");
-    assert!((x as usize) < row, "flag_xor: x out of range");
-    // SAFETY: the rows of the run are inside flags (checked above).
-    unsafe { flag_run(flags.as_mut_ptr(), row, x, run) }
-}
-
-/// [`flag_xor`] for many runs of the same length into the same rows: for
-/// every `j` and `k < len`, `flags[k * row + (xs[j] ⊕ g[starts[j] + k])] = 1`.
-/// One call per block of rows saves the per-run checks and set-up.
-#[inline]
-pub fn flag_xor_runs<V: Value>(
-    flags: &mut [u8],
-    row: usize,
+/// Runs of values to flag into the same rows (the far pairs of the sparse
+/// engine, a tile of heaps at a time): run `(x, first..end, at)` sets
+/// `flags[k * row + (x ⊕ g[at + k − first])] = 1` for every row `k` of
+/// `first..end`. Each of the rows of `row` bytes records which option
+/// values one heap has; a byte per value (rather than a bit) makes this a
+/// plain store with no read-modify-write, which is what keeps it fast.
+/// Runs over every row are kept apart from the others (the few cut short
+/// by the end of the known values or by an equal split), which
+/// [`Runs::flag`] clips to each group of rows.
+#[derive(Debug, Default, Clone)]
+pub struct Runs {
     len: usize,
-    xs: &[u32],
-    starts: &[usize],
-    g: &[V],
-) {
-    assert!(flags.len() >= len * row, "flag_xor_runs: flags too short");
-    assert!(
-        row.is_power_of_two(),
-        "flag_xor_runs: row not a power of two"
-    );
-    assert_eq!(
-        xs.len(),
-        starts.len(),
-        "flag_xor_runs: lists of different lengths"
-    );
-    for &start in starts {
-        assert!(start + len <= g.len(), "flag_xor_runs: run past the values");
-    }
-    let whole = len - len % GROUP;
-    let base = flags.as_mut_ptr();
-    // SAFETY (all arms): rows 0..whole are inside flags and every run has
-    // its values there (checked above).
-    unsafe {
-        match row {
-            512 => group_runs::<512, V>(base, row, whole, xs, starts, g),
-            256 => group_runs::<256, V>(base, row, whole, xs, starts, g),
-            1024 => group_runs::<1024, V>(base, row, whole, xs, starts, g),
-            _ => group_runs::<0, V>(base, row, whole, xs, starts, g),
-        }
-    }
-    if whole < len {
-        for (&x, &start) in xs.iter().zip(starts) {
-            let run = &g[start + whole..start + len];
-            // SAFETY: rows whole..len are inside flags (checked above).
-            unsafe { flag_run(base.add(whole * row), row, x, run) }
-        }
-    }
+    xs: Vec<u32>,
+    starts: Vec<usize>,
+    spans: Vec<Span>,
 }
 
-/// Rows a group at a time, every run flagging into the group before the
-/// next: the stores of a group land in GROUP rows (16 KiB of rows of 512,
-/// which stay in the L1 cache with the runs' values), where run by run
-/// over all rows each store strides a whole row. Measured on 0.6 (rows of
-/// 512, 1,583 runs a tile): groups of 16 and 32 rows 8% and 16% faster
-/// than run by run, 64 slower again.
-const GROUP: usize = 32;
+/// A run over some of the rows: see [`Runs`].
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    x: u32,
+    first: usize,
+    end: usize,
+    at: usize,
+}
 
-/// The whole groups of [`flag_xor_runs`] (rows `0..whole`). `ROW` is `row`
-/// when it is a constant the caller dispatched on (then every store of a
-/// group is the group's base plus a constant), or 0 for any other width.
-///
-/// # Safety
-/// `base` must point to `whole` writable rows of `row` bytes (a power of
-/// two), and `g` must hold `starts[j] + whole` values for every `j`.
-#[inline(always)]
-unsafe fn group_runs<const ROW: usize, V: Value>(
-    base: *mut u8,
-    row: usize,
-    whole: usize,
-    xs: &[u32],
-    starts: &[usize],
-    g: &[V],
-) {
-    let row = if ROW == 0 { row } else { ROW };
-    let mask = row - 1;
-    for k in (0..whole).step_by(GROUP) {
-        // SAFETY: row k is below whole.
-        let p = unsafe { base.add(k * row) };
-        for (&x, &start) in xs.iter().zip(starts) {
-            debug_assert!((x as usize) < row, "flag_xor_runs: x out of range");
-            // SAFETY: start + whole <= g.len() (the caller's contract).
-            let q = unsafe { g.as_ptr().add(start + k) };
-            for t in 0..GROUP {
-                // SAFETY: t < GROUP, inside the run; j < row, inside row k + t.
-                unsafe {
-                    let j = ((x ^ (*q.add(t)).get()) as usize) & mask;
-                    *p.add(t * row + j) = 1;
+impl Runs {
+    /// Empties the list, for rows `0..len`.
+    pub fn reset(&mut self, len: usize) {
+        self.len = len;
+        self.xs.clear();
+        self.starts.clear();
+        self.spans.clear();
+    }
+
+    /// Adds the run `x ⊕ g[at..]` over rows `rows` (within `0..len`; an
+    /// empty range adds nothing).
+    pub fn push(&mut self, x: u32, rows: Range<usize>, at: usize) {
+        assert!(rows.end <= self.len, "Runs::push: rows past the end");
+        if rows.start >= rows.end {
+            return;
+        }
+        if rows.start == 0 && rows.end == self.len {
+            self.xs.push(x);
+            self.starts.push(at);
+        } else {
+            self.spans.push(Span {
+                x,
+                first: rows.start,
+                end: rows.end,
+                at,
+            });
+        }
+    }
+
+    /// Flags every run into `flags` (`len` rows of `row` bytes, a power of
+    /// two above every `x ⊕ g[…]`).
+    pub fn flag<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V]) {
+        let len = self.len;
+        assert!(flags.len() >= len * row, "Runs::flag: flags too short");
+        assert!(row.is_power_of_two(), "Runs::flag: row not a power of two");
+        for &start in &self.starts {
+            assert!(start + len <= g.len(), "Runs::flag: run past the values");
+        }
+        for s in &self.spans {
+            let end = s.at + (s.end - s.first);
+            assert!(end <= g.len(), "Runs::flag: run past the values");
+        }
+        let base = flags.as_mut_ptr();
+        // SAFETY (all arms): every row flagged is below len rows of flags,
+        // and every run has its values in g (checked above).
+        unsafe {
+            match row {
+                512 => self.flag_groups::<512, V>(base, row, g),
+                256 => self.flag_groups::<256, V>(base, row, g),
+                1024 => self.flag_groups::<1024, V>(base, row, g),
+                _ => self.flag_groups::<0, V>(base, row, g),
+            }
+        }
+    }
+
+    /// Scalar twin of [`Runs::flag`].
+    pub fn flag_scalar<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V]) {
+        let full = (self.xs.iter().zip(&self.starts)).map(|(&x, &at)| (x, 0, self.len, at));
+        let spans = self.spans.iter().map(|s| (s.x, s.first, s.end, s.at));
+        for (x, first, end, at) in full.chain(spans) {
+            for k in first..end {
+                flags[k * row + (x ^ g[at + k - first].get()) as usize] = 1;
+            }
+        }
+    }
+
+    /// The rows a group at a time, every run flagging into the group
+    /// before the next: the stores of a group land in [`GROUP`] rows (16
+    /// KiB of rows of 512, which stay in the L1 cache with the runs'
+    /// values), where run by run over all rows each store strides a whole
+    /// row. `ROW` is `row` when the caller dispatched on it (every store
+    /// of a full run is then the group's base plus a constant), or 0.
+    ///
+    /// # Safety
+    /// `base` must point to `len` writable rows of `row` bytes (a power of
+    /// two), and `g` must hold the values of every run.
+    #[inline(always)]
+    unsafe fn flag_groups<const ROW: usize, V: Value>(&self, base: *mut u8, row: usize, g: &[V]) {
+        let row = if ROW == 0 { row } else { ROW };
+        let mask = row - 1;
+        // Values ≥ row would be a caller bug; masking keeps the store in
+        // bounds (the tests pin the result to the scalar twin).
+        let store = |p: *mut u8, x: u32, v: V| {
+            // SAFETY: the index is below row, inside the row p starts.
+            unsafe { *p.add(((x ^ v.get()) as usize) & mask) = 1 }
+        };
+        for k in (0..self.len).step_by(GROUP) {
+            let rows = GROUP.min(self.len - k);
+            // SAFETY: row k is below len.
+            let p = unsafe { base.add(k * row) };
+            for (&x, &start) in self.xs.iter().zip(&self.starts) {
+                debug_assert!((x as usize) < row, "Runs::flag: x out of range");
+                // SAFETY: start + len <= g.len() (checked by the caller).
+                let q = unsafe { g.get_unchecked(start + k..start + k + rows) };
+                if rows == GROUP {
+                    for t in 0..GROUP {
+                        // SAFETY: row k + t is below len; q has GROUP values.
+                        unsafe { store(p.add(t * row), x, *q.get_unchecked(t)) }
+                    }
+                } else {
+                    for (t, &v) in q.iter().enumerate() {
+                        // SAFETY: row k + t is below len.
+                        unsafe { store(p.add(t * row), x, v) }
+                    }
+                }
+            }
+            for s in &self.spans {
+                let (a, b) = (s.first.max(k), s.end.min(k + rows));
+                if a < b {
+                    let q = &g[s.at + (a - s.first)..s.at + (b - s.first)];
+                    for (t, &v) in (a - k..).zip(q) {
+                        // SAFETY: row k + t is below b <= len.
+                        unsafe { store(p.add(t * row), s.x, v) }
+                    }
                 }
             }
         }
     }
 }
 
-/// The store loop of [`flag_xor`]: one store per element, no bounds checks
-/// and no read-modify-write. Values ≥ row would be a caller bug; masking
-/// keeps the store in bounds (the tests pin the result to the scalar twin).
-///
-/// # Safety
-/// `p` must point to at least `run.len()` rows of `row` bytes (a power of
-/// two), all writable.
-#[inline(always)]
-unsafe fn flag_run<V: Value>(mut p: *mut u8, row: usize, x: u32, run: &[V]) {
-    let mask = row - 1;
-    // Four rows per step, the row pointer stepped rather than multiplied.
-    let mut quads = run.chunks_exact(4);
-    for q in &mut quads {
-        let j = [0, 1, 2, 3].map(|t| ((x ^ q[t].get()) as usize) & mask);
-        // SAFETY: the 4 rows of this step are below run.len() rows and
-        // each j < row, so every store is inside the caller's rows.
-        unsafe {
-            *p.add(j[0]) = 1;
-            *p.add(row + j[1]) = 1;
-            *p.add(2 * row + j[2]) = 1;
-            *p.add(3 * row + j[3]) = 1;
-            p = p.add(4 * row);
-        }
-    }
-    for v in quads.remainder() {
-        let j = ((x ^ v.get()) as usize) & mask;
-        debug_assert_eq!(j, (x ^ v.get()) as usize);
-        // SAFETY: as above, one row at a time.
-        unsafe {
-            *p.add(j) = 1;
-            p = p.add(row);
-        }
-    }
-}
-
-/// Scalar twin of [`flag_xor`] (the reference the tests compare against).
-#[inline]
-pub fn flag_xor_scalar<V: Value>(flags: &mut [u8], row: usize, x: u32, run: &[V]) {
-    for (k, v) in run.iter().enumerate() {
-        let i = k * row + (x ^ v.get()) as usize;
-        flags[i] = 1;
-    }
-}
+/// Rows of [`Runs::flag`] filled at a time. Measured on 0.6 (rows of 512,
+/// 1,583 runs a tile): groups of 16 and 32 rows 8% and 16% faster than run
+/// by run, 64 slower again.
+const GROUP: usize = 32;
 
 /// For every `k < lo.len()`: `row[lo[k] ⊕ hi[hi.len() − 1 − k]] = 1`.
 ///
@@ -659,43 +662,52 @@ mod tests {
 
     proptest! {
         #[test]
-        fn flag_xor_matches_naive(
-            run in proptest::collection::vec(0u16..64, 0..100),
-            x in 0u32..64,
-        ) {
-            let row = 64;
-            let mut a = vec![0u8; run.len() * row];
-            let mut b = a.clone();
-            flag_xor(&mut a, row, x, &run);
-            flag_xor_scalar(&mut b, row, x, &run);
-            prop_assert_eq!(&a, &b);
-            for (k, v) in run.iter().enumerate() {
-                let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
-                prop_assert_eq!(set, vec![(x ^ *v as u32) as usize]);
-            }
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn flag_xor_runs_matches_flag_xor(
-            g in proptest::collection::vec(0u16..64, 1..300),
-            runs in proptest::collection::vec((0u32..64, any::<usize>()), 0..40),
+        fn runs_match_scalar(
+            g in proptest::collection::vec(any::<u16>(), 1..300),
+            runs in proptest::collection::vec(
+                (any::<u32>(), any::<usize>(), any::<usize>(), any::<usize>(), any::<bool>()),
+                0..40,
+            ),
             len_pick in any::<usize>(),
+            row_pick in 0usize..4,
         ) {
-            let row = 64;
+            // The widths the kernel dispatches on, and one it does not.
+            let row = [64, 256, 512, 1024][row_pick];
+            let g: Vec<u16> = g.iter().map(|&v| v % row as u16).collect();
             let len = len_pick % (g.len() + 1);
-            let (xs, starts): (Vec<u32>, Vec<usize>) = runs
-                .into_iter()
-                .map(|(x, s)| (x, s % (g.len() - len + 1)))
-                .unzip();
+            let mut list = Runs::default();
+            list.reset(len);
+            for (x, a, b, at, full) in runs {
+                let (a, b) = (a % (len + 1), b % (len + 1));
+                let (first, end) = if full { (0, len) } else { (a.min(b), a.max(b)) };
+                let at = at % (g.len() - (end - first) + 1);
+                list.push(x % row as u32, first..end, at);
+            }
             let mut a = vec![0u8; len * row];
             let mut b = a.clone();
-            flag_xor_runs(&mut a, row, len, &xs, &starts, &g);
-            for (&x, &s) in xs.iter().zip(&starts) {
-                flag_xor_scalar(&mut b, row, x, &g[s..s + len]);
-            }
+            list.flag(&mut a, row, &g);
+            list.flag_scalar(&mut b, row, &g);
             prop_assert_eq!(a, b);
+        }
+
+        #[test]
+        fn a_run_flags_one_value_a_row(
+            run in proptest::collection::vec(0u16..512, 0..100),
+            x in 0u32..512,
+            first_pick in any::<usize>(),
+        ) {
+            let row = 512;
+            let first = first_pick % (run.len() + 1);
+            let mut list = Runs::default();
+            list.reset(run.len());
+            list.push(x, first..run.len(), 0);
+            let mut a = vec![0u8; run.len() * row];
+            list.flag(&mut a, row, &run);
+            for k in 0..run.len() {
+                let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
+                let want = if k < first { vec![] } else { vec![(x ^ run[k - first] as u32) as usize] };
+                prop_assert_eq!(set, want);
+            }
         }
     }
 

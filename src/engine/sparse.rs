@@ -17,7 +17,7 @@
 //! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{flag_pairs, flag_xor, flag_xor_gather, flag_xor_runs, xor_gather_bits};
+use octal_kernels::pairs::{flag_pairs, flag_xor_gather, xor_gather_bits, Runs};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::cell::RefCell;
@@ -931,7 +931,7 @@ fn flag_block<V: Value>(
         let Scratch {
             tile,
             tile_open,
-            full,
+            runs,
         } = scratch;
         let need = per_tile.min(bits.len() / w) * row;
         if tile.len() < need {
@@ -954,7 +954,7 @@ fn flag_block<V: Value>(
                 row,
                 h0,
                 h0 + heaps,
-                full,
+                runs,
             );
             if middle {
                 // The first round of each heap's witness scan (the pairs
@@ -988,12 +988,12 @@ fn flag_block<V: Value>(
 }
 
 /// What [`flag_block`] reuses from call to call: the tile of byte rows, its
-/// packed bits and the full-tile runs.
+/// packed bits and the list of runs.
 #[derive(Default)]
 struct Scratch {
     tile: Vec<u8>,
     tile_open: Vec<u64>,
-    full: FullRuns,
+    runs: Runs,
 }
 
 /// Heaps per tile of byte rows of `row` bytes.
@@ -1155,11 +1155,10 @@ fn flag_known<V: Value>(
     row: usize,
     h0: usize,
     h1: usize,
-    full: &mut FullRuns,
+    runs: &mut Runs,
 ) {
     let n0 = known.len();
-    full.xs.clear();
-    full.starts.clear();
+    runs.reset(h1 - h0);
     for r in heaps {
         let x = known[r].get();
         for &i in splits {
@@ -1167,33 +1166,19 @@ fn flag_known<V: Value>(
             let hi = h1.min(n0 + i + r);
             // The heaps h of [lo, hi), less the one whose pair is equal.
             let equal = 2 * r + i;
-            let runs = if halves.allows(r, r) || !(lo..hi).contains(&equal) {
-                if (lo, hi) == (h0, h1) {
-                    // The usual case: a run over every row, batched below.
-                    full.xs.push(x);
-                    full.starts.push(h0 - i - r);
-                    continue;
-                }
+            let parts = if halves.allows(r, r) || !(lo..hi).contains(&equal) {
                 [lo..hi, hi..hi]
             } else {
                 [lo..equal, equal + 1..hi]
             };
-            for h in runs {
+            for h in parts {
                 if h.start < h.end {
-                    let run = &known[h.start - i - r..h.end - i - r];
-                    flag_xor(&mut rows[(h.start - h0) * row..], row, x, run);
+                    runs.push(x, h.start - h0..h.end - h0, h.start - i - r);
                 }
             }
         }
     }
-    flag_xor_runs(rows, row, h1 - h0, &full.xs, &full.starts, known);
-}
-
-/// Scratch for [`flag_known`]: the runs that cover every row of a tile.
-#[derive(Default)]
-struct FullRuns {
-    xs: Vec<u32>,
-    starts: Vec<usize>,
+    runs.flag(rows, row, known);
 }
 
 /// The least value in a bitset, if any.
