@@ -121,40 +121,44 @@ impl Runs {
     unsafe fn flag_groups<const ROW: usize, V: Value>(&self, base: *mut u8, row: usize, g: &[V]) {
         let row = if ROW == 0 { row } else { ROW };
         let mask = row - 1;
-        // Values ≥ row would be a caller bug; masking keeps the store in
-        // bounds (the tests pin the result to the scalar twin).
-        let store = |p: *mut u8, x: u32, v: V| {
-            // SAFETY: the index is below row, inside the row p starts.
-            unsafe { *p.add(((x ^ v.get()) as usize) & mask) = 1 }
+        // The stores of one run into one group: `q[t]` into row t from p.
+        let group = |p: *mut u8, x: u32, q: &[V]| {
+            debug_assert!((x as usize) < row, "Runs::flag: x out of range");
+            // Values ≥ row would be a caller bug; masking keeps each store
+            // in bounds (the tests pin the result to the scalar twin).
+            let store = |t: usize, v: V| {
+                // SAFETY: row t from p is one of the caller's rows (q has a
+                // value for each), and the index is below row.
+                unsafe { *p.add(t * row + (((x ^ v.get()) as usize) & mask)) = 1 }
+            };
+            if q.len() == GROUP {
+                // Unrolled: each store is p plus a constant when ROW is one.
+                for t in 0..GROUP {
+                    // SAFETY: t < GROUP = q.len().
+                    store(t, unsafe { *q.get_unchecked(t) });
+                }
+            } else {
+                for (t, &v) in q.iter().enumerate() {
+                    store(t, v);
+                }
+            }
         };
         for k in (0..self.len).step_by(GROUP) {
-            let rows = GROUP.min(self.len - k);
+            let end = self.len.min(k + GROUP);
             // SAFETY: row k is below len.
             let p = unsafe { base.add(k * row) };
             for (&x, &start) in self.xs.iter().zip(&self.starts) {
-                debug_assert!((x as usize) < row, "Runs::flag: x out of range");
                 // SAFETY: start + len <= g.len() (checked by the caller).
-                let q = unsafe { g.get_unchecked(start + k..start + k + rows) };
-                if rows == GROUP {
-                    for t in 0..GROUP {
-                        // SAFETY: row k + t is below len; q has GROUP values.
-                        unsafe { store(p.add(t * row), x, *q.get_unchecked(t)) }
-                    }
-                } else {
-                    for (t, &v) in q.iter().enumerate() {
-                        // SAFETY: row k + t is below len.
-                        unsafe { store(p.add(t * row), x, v) }
-                    }
-                }
+                group(p, x, unsafe { g.get_unchecked(start + k..start + end) });
             }
+            // A run cut short takes the unrolled path in every group it
+            // covers (the band's runs cover most of theirs).
             for s in &self.spans {
-                let (a, b) = (s.first.max(k), s.end.min(k + rows));
+                let (a, b) = (s.first.max(k), s.end.min(end));
                 if a < b {
-                    let q = &g[s.at + (a - s.first)..s.at + (b - s.first)];
-                    for (t, &v) in (a - k..).zip(q) {
-                        // SAFETY: row k + t is below b <= len.
-                        unsafe { store(p.add(t * row), s.x, v) }
-                    }
+                    // SAFETY: row a is below b <= len.
+                    let p = unsafe { p.add((a - k) * row) };
+                    group(p, s.x, &g[s.at + (a - s.first)..s.at + (b - s.first)]);
                 }
             }
         }
