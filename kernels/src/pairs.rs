@@ -70,11 +70,20 @@ impl Runs {
         }
     }
 
-    /// Flags every run into `flags` (`len` rows of `row` bytes, a power of
-    /// two above every `x ⊕ g[…]`).
-    pub fn flag<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V]) {
+    /// Flags the runs' rows `rows` (within `0..len`) into `flags`, whose
+    /// first row is row `rows.start` (rows of `row` bytes, a power of two
+    /// above every `x ⊕ g[…]`): a list made once serves every tile of its
+    /// rows.
+    pub fn flag<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V], rows: Range<usize>) {
         let len = self.len;
-        assert!(flags.len() >= len * row, "Runs::flag: flags too short");
+        assert!(
+            rows.start <= rows.end && rows.end <= len,
+            "Runs::flag: rows past the end"
+        );
+        assert!(
+            flags.len() >= rows.len() * row,
+            "Runs::flag: flags too short"
+        );
         assert!(row.is_power_of_two(), "Runs::flag: row not a power of two");
         for &start in &self.starts {
             assert!(start + len <= g.len(), "Runs::flag: run past the values");
@@ -84,25 +93,26 @@ impl Runs {
             assert!(end <= g.len(), "Runs::flag: run past the values");
         }
         let base = flags.as_mut_ptr();
-        // SAFETY (all arms): every row flagged is below len rows of flags,
-        // and every run has its values in g (checked above).
+        // SAFETY (all arms): every row flagged is one of `rows`, inside
+        // flags, and every run has its values in g (checked above).
         unsafe {
             match row {
-                512 => self.flag_groups::<512, V>(base, row, g),
-                256 => self.flag_groups::<256, V>(base, row, g),
-                1024 => self.flag_groups::<1024, V>(base, row, g),
-                _ => self.flag_groups::<0, V>(base, row, g),
+                512 => self.flag_groups::<512, V>(base, row, g, rows),
+                256 => self.flag_groups::<256, V>(base, row, g, rows),
+                1024 => self.flag_groups::<1024, V>(base, row, g, rows),
+                _ => self.flag_groups::<0, V>(base, row, g, rows),
             }
         }
     }
 
     /// Scalar twin of [`Runs::flag`].
-    pub fn flag_scalar<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V]) {
+    pub fn flag_scalar<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V], rows: Range<usize>) {
         let full = (self.xs.iter().zip(&self.starts)).map(|(&x, &at)| (x, 0, self.len, at));
         let spans = self.spans.iter().map(|s| (s.x, s.first, s.end, s.at));
         for (x, first, end, at) in full.chain(spans) {
-            for k in first..end {
-                flags[k * row + (x ^ g[at + k - first].get()) as usize] = 1;
+            for k in first.max(rows.start)..end.min(rows.end) {
+                let v = x ^ g[at + k - first].get();
+                flags[(k - rows.start) * row + v as usize] = 1;
             }
         }
     }
@@ -115,10 +125,17 @@ impl Runs {
     /// of a full run is then the group's base plus a constant), or 0.
     ///
     /// # Safety
-    /// `base` must point to `len` writable rows of `row` bytes (a power of
-    /// two), and `g` must hold the values of every run.
+    /// `base` must point to `rows.len()` writable rows of `row` bytes (a
+    /// power of two), `rows` must lie within `0..len`, and `g` must hold
+    /// the values of every run.
     #[inline(always)]
-    unsafe fn flag_groups<const ROW: usize, V: Value>(&self, base: *mut u8, row: usize, g: &[V]) {
+    unsafe fn flag_groups<const ROW: usize, V: Value>(
+        &self,
+        base: *mut u8,
+        row: usize,
+        g: &[V],
+        rows: Range<usize>,
+    ) {
         let row = if ROW == 0 { row } else { ROW };
         let mask = row - 1;
         // The stores of one run into one group: `q[t]` into row t from p.
@@ -143,10 +160,10 @@ impl Runs {
                 }
             }
         };
-        for k in (0..self.len).step_by(GROUP) {
-            let end = self.len.min(k + GROUP);
-            // SAFETY: row k is below len.
-            let p = unsafe { base.add(k * row) };
+        for k in rows.clone().step_by(GROUP) {
+            let end = rows.end.min(k + GROUP);
+            // SAFETY: row k is one of `rows`, row k − rows.start of flags.
+            let p = unsafe { base.add((k - rows.start) * row) };
             for (&x, &start) in self.xs.iter().zip(&self.starts) {
                 // SAFETY: start + len <= g.len() (checked by the caller).
                 group(p, x, unsafe { g.get_unchecked(start + k..start + end) });
@@ -156,7 +173,7 @@ impl Runs {
             for s in &self.spans {
                 let (a, b) = (s.first.max(k), s.end.min(end));
                 if a < b {
-                    // SAFETY: row a is below b <= len.
+                    // SAFETY: row a is one of `rows` (below b), at or after k.
                     let p = unsafe { p.add((a - k) * row) };
                     group(p, s.x, &g[s.at + (a - s.first)..s.at + (b - s.first)]);
                 }
@@ -674,6 +691,7 @@ mod tests {
             ),
             len_pick in any::<usize>(),
             row_pick in 0usize..4,
+            (cut, cut2) in (any::<usize>(), any::<usize>()),
         ) {
             // The widths the kernel dispatches on, and one it does not.
             let row = [64, 256, 512, 1024][row_pick];
@@ -687,11 +705,15 @@ mod tests {
                 let at = at % (g.len() - (end - first) + 1);
                 list.push(x % row as u32, first..end, at);
             }
-            let mut a = vec![0u8; len * row];
-            let mut b = a.clone();
-            list.flag(&mut a, row, &g);
-            list.flag_scalar(&mut b, row, &g);
-            prop_assert_eq!(a, b);
+            // All the rows, or a window of them (as a tile is flagged).
+            let (a0, a1) = (cut % (len + 1), cut2 % (len + 1));
+            for rows in [0..len, a0.min(a1)..a0.max(a1)] {
+                let mut a = vec![0u8; rows.len() * row];
+                let mut b = a.clone();
+                list.flag(&mut a, row, &g, rows.clone());
+                list.flag_scalar(&mut b, row, &g, rows);
+                prop_assert_eq!(a, b);
+            }
         }
 
         #[test]
@@ -706,7 +728,7 @@ mod tests {
             list.reset(run.len());
             list.push(x, first..run.len(), 0);
             let mut a = vec![0u8; run.len() * row];
-            list.flag(&mut a, row, &run);
+            list.flag(&mut a, row, &run, 0..run.len());
             for k in 0..run.len() {
                 let set: Vec<usize> = (0..row).filter(|&j| a[k * row + j] != 0).collect();
                 let want = if k < first { vec![] } else { vec![(x ^ run[k - first] as u32) as usize] };

@@ -131,6 +131,10 @@ pub struct Sparse {
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
     helper: Option<Helper>,
+    /// The far pairs of the block made ahead, and of a block flagged on the
+    /// spot (or of its band), as runs (see [`far_runs`]).
+    next_runs: Runs,
+    runs: Runs,
     /// Per split distance, how many rare heaps (a prefix of the sorted
     /// list) have their partner inside the block: it only grows along a
     /// block, so it is kept, not searched for.
@@ -205,6 +209,8 @@ impl Sparse {
             middle_votes: 0,
             diagonals,
             helper,
+            next_runs: Runs::default(),
+            runs: Runs::default(),
             cursors: Vec::new(),
         })
     }
@@ -477,8 +483,12 @@ impl Sparse {
                 flags,
             }
         });
-        let rare_then = next.as_ref().map(|_| self.state.rare.clone());
-        let rare_then = rare_then.as_deref().unwrap_or_default();
+        // Its far pairs as one list of runs, made here for all its tiles.
+        let mut next_runs = std::mem::take(&mut self.next_runs);
+        if let Some(a) = &next {
+            let rare = &self.state.rare;
+            far_runs(pre, 1, rare, &splits, halves, n1, n1 + a.b, &mut next_runs);
+        }
         // The next block's flags, a tile at a time to whichever thread is
         // free: the helper after its checks, this one after its heaps.
         let per_tile = tile_heaps(row).min(CLAIM_HEAPS);
@@ -492,16 +502,16 @@ impl Sparse {
             let t = claimed.fetch_add(1, Ordering::Relaxed);
             let Some(tile) = tiles.get(t) else { break };
             let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
-            let h0 = n1 + t * per_tile;
+            let first = t * per_tile;
             flag_block(
                 pre,
-                1,
-                rare_then,
+                &next_runs,
                 &splits,
                 halves,
                 &mut tile,
                 row,
-                h0,
+                n1,
+                first,
                 next_middle,
             );
         };
@@ -521,9 +531,9 @@ impl Sparse {
                 // heap per tile.
                 let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
                 let band = &rare[..reach];
-                flag_block(
-                    pre, known_end, band, splits, halves, &mut flags, row, n0, false,
-                );
+                let runs = &mut self.runs;
+                far_runs(pre, known_end, band, splits, halves, n0, n0 + b, runs);
+                flag_block(pre, runs, splits, halves, &mut flags, row, n0, 0, false);
             }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
@@ -585,6 +595,7 @@ impl Sparse {
         drop(tiles);
         self.helper = helper;
         self.ahead = next;
+        self.next_runs = next_runs;
         // Balance the threads: the main one defers more of its witness
         // scans when the helper ran out of work before the heaps were done,
         // fewer when it did not. (Whatever is left of the checks and the
@@ -664,18 +675,19 @@ impl Sparse {
     ) {
         let w = row_words(row);
         let b = flags.len() / w;
-        let rare = &self.state.rare[..];
         let (splits, halves) = (&self.splits[..], self.halves);
-        let fill = |rows: &mut [u64], h0: usize| {
-            flag_block(known, 1, rare, splits, halves, rows, row, h0, middle)
+        let runs = &mut self.runs;
+        far_runs(known, 1, &self.state.rare, splits, halves, n0, n0 + b, runs);
+        let fill = |rows: &mut [u64], first: usize| {
+            flag_block(known, runs, splits, halves, rows, row, n0, first, middle)
         };
         match self.helper.as_mut() {
             Some(helper) if b >= 2 * MIN_TASK => {
                 let half = b / 2;
                 let (x, y) = flags.split_at_mut(half * w);
-                helper.join(|| fill(y, n0 + half), || fill(x, n0));
+                helper.join(|| fill(y, half), || fill(x, 0));
             }
-            _ => fill(flags, n0),
+            _ => fill(flags, 0),
         }
     }
 
@@ -901,67 +913,52 @@ struct Ahead {
     flags: Vec<u64>,
 }
 
-/// Flags, for the heaps from `h0` (bit rows of [`row_words`] words in
-/// `bits`, values below `row`), the pairs of every heap in `rare` with a
-/// partner in `known[from..]`. A tile of byte rows at a time is filled (a
-/// group of rows at a time, which stays in the L1 cache while every rare
-/// heap flags its run into it: `flag_xor_runs`) and then packed into the
-/// bit rows.
+/// Flags into `bits` (bit rows of [`row_words`] words, values below `row`)
+/// rows `first..` of `runs`, a list made for the heaps from `h0` (see
+/// [`far_runs`]). A tile of byte rows at a time is filled (a group of rows
+/// at a time, which stays in the L1 cache while every run flags into it:
+/// [`Runs::flag`]) and then packed into the bit rows. With `middle`, the
+/// first round of each heap's witness scan too.
 #[allow(clippy::too_many_arguments)]
 fn flag_block<V: Value>(
     known: &[V],
-    from: usize,
-    rare: &[usize],
+    runs: &Runs,
     splits: &[usize],
     halves: Halves,
     bits: &mut [u64],
     row: usize,
     h0: usize,
+    first: usize,
     middle: bool,
 ) {
     // Each thread keeps its scratch: the pipeline calls this once per
-    // claimed tile, where a fresh zeroed tile and run lists each time cost
-    // ~15% of the two-thread time on 0.6.
+    // claimed tile, where a fresh zeroed tile each time cost ~15% of the
+    // two-thread time on 0.6.
     thread_local! {
         static SCRATCH: RefCell<Scratch> = RefCell::default();
     }
     SCRATCH.with_borrow_mut(|scratch| {
         let w = row_words(row);
         let per_tile = tile_heaps(row);
-        let Scratch {
-            tile,
-            tile_open,
-            runs,
-        } = scratch;
+        let Scratch { tile, tile_open } = scratch;
         let need = per_tile.min(bits.len() / w) * row;
         if tile.len() < need {
             tile.resize(need, 0);
         }
         for (t, bits) in bits.chunks_mut(per_tile * w).enumerate() {
-            let h0 = h0 + t * per_tile;
+            let k0 = first + t * per_tile;
             let heaps = bits.len() / w;
             let rows = &mut tile[..heaps * row];
             // Zeroed here, not left zero by the call before: nothing rests on
             // what an earlier call (or a panic in it) left behind.
             rows.fill(0);
-            flag_known(
-                known,
-                from,
-                rare.iter().copied(),
-                splits,
-                halves,
-                rows,
-                row,
-                h0,
-                h0 + heaps,
-                runs,
-            );
+            runs.flag(rows, row, known, k0..k0 + heaps);
             if middle {
                 // The first round of each heap's witness scan (the pairs
                 // nearest the middle), which the caller made sure is known.
                 for (k, r) in rows.chunks_mut(row).enumerate() {
                     for &i in splits {
-                        if let Some((m, a0, a1)) = round_pairs(h0 + k, i, halves, 0) {
+                        if let Some((m, a0, a1)) = round_pairs(h0 + k0 + k, i, halves, 0) {
                             flag_pairs(r, &known[a0..a1], &known[m + 1 - a1..m + 1 - a0]);
                         }
                     }
@@ -987,13 +984,12 @@ fn flag_block<V: Value>(
     });
 }
 
-/// What [`flag_block`] reuses from call to call: the tile of byte rows, its
-/// packed bits and the list of runs.
+/// What [`flag_block`] reuses from call to call: the tile of byte rows and
+/// its packed bits.
 #[derive(Default)]
 struct Scratch {
     tile: Vec<u8>,
     tile_open: Vec<u64>,
-    runs: Runs,
 }
 
 /// Heaps per tile of byte rows of `row` bytes.
@@ -1140,26 +1136,25 @@ impl Halves {
     }
 }
 
-/// Flags, for heaps `h0..h1` (rows of `row` bytes), the pairs of each
-/// heap `r` in `heaps` with a known partner `from ≤ h − i − r < known.len()`
-/// (`from ≥ 1`)
-/// (never the equal pair `h = 2r + i` when `halves` forbids it).
+/// Lists in `runs` (rows `0..h1 − h0`, row `k` for heap `h0 + k`) the
+/// pairs of each heap `r` in `heaps` with a known partner
+/// `from ≤ h − i − r < known.len()` (`from ≥ 1`), never the equal pair
+/// `h = 2r + i` when `halves` forbids it. Made once per block, the list
+/// serves all its tiles (made per tile, it cost ~5% of the time).
 #[allow(clippy::too_many_arguments)]
-fn flag_known<V: Value>(
+fn far_runs<V: Value>(
     known: &[V],
     from: usize,
-    heaps: impl Iterator<Item = usize>,
+    heaps: &[usize],
     splits: &[usize],
     halves: Halves,
-    rows: &mut [u8],
-    row: usize,
     h0: usize,
     h1: usize,
     runs: &mut Runs,
 ) {
     let n0 = known.len();
     runs.reset(h1 - h0);
-    for r in heaps {
+    for &r in heaps {
         let x = known[r].get();
         for &i in splits {
             let lo = h0.max(i + r + from.max(1));
@@ -1178,7 +1173,6 @@ fn flag_known<V: Value>(
             }
         }
     }
-    runs.flag(rows, row, known);
 }
 
 /// The least value in a bitset, if any.
