@@ -39,7 +39,7 @@ const MAX_RARE_FRACTION: usize = 5;
 /// heap): keeps blocks of wide rows short.
 const FLAG_BUDGET: usize = 1 << 20;
 /// Bytes of flag rows filled at a time. The stores go a group of rows at a
-/// time (`flag_xor_runs`), so the tile may exceed the L1 data cache; a
+/// time ([`Runs::flag`]), so the tile may exceed the L1 data cache; a
 /// longer tile spreads each rare heap's set-up over more rows (0.6, one
 /// thread: 64 KiB ~8% faster than 32 KiB, 128 KiB slower again).
 const TILE_BYTES: usize = 64 << 10;
