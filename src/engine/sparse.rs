@@ -1167,6 +1167,7 @@ fn far_runs<V: Value>(
                 [lo..equal, equal + 1..hi]
             };
             for h in parts {
+                // (An empty part may end before h0.)
                 if h.start < h.end {
                     runs.push(x, h.start - h0..h.end - h0, h.start - i - r);
                 }
@@ -1264,14 +1265,14 @@ fn round_pairs(n: usize, i: usize, halves: Halves, c: usize) -> Option<(usize, u
 /// (the end of the highest run): a tile may flag that round only when they
 /// are all known.
 fn middle_known(end: usize, splits: &[usize], halves: Halves) -> usize {
-    // The round's pairs sit at the middle of each heap, which grows with
-    // the heap, so the last heaps (one per split parity) reach the highest.
-    (end.saturating_sub(2)..end)
-        .flat_map(|n| {
-            splits
-                .iter()
-                .filter_map(move |&i| round_pairs(n, i, halves, 0))
-        })
+    // The round's highest partner, m + 1 − a0 (about m/2 + 256), never
+    // falls as the heap grows: the last heap reaches the highest.
+    let Some(n) = end.checked_sub(1) else {
+        return 0;
+    };
+    splits
+        .iter()
+        .filter_map(|&i| round_pairs(n, i, halves, 0))
         .map(|(m, a0, _)| m + 1 - a0)
         .max()
         .unwrap_or(0)
@@ -1328,7 +1329,28 @@ impl Engine for Sparse {
 
 #[cfg(test)]
 mod tests {
-    use super::Pace;
+    use super::{middle_known, round_pairs, Halves, Pace};
+
+    #[test]
+    fn middle_known_covers_the_first_round_of_every_heap_below_end() {
+        // Against the highest value read by round 0 of every heap below
+        // `end`, taken heap by heap (the function looks at the last only).
+        for unequal_splits in [false, true] {
+            let halves = Halves { unequal_splits };
+            for splits in [&[1][..], &[1, 2], &[2, 5], &[3]] {
+                let mut highest = 0;
+                for end in 0..5000 {
+                    assert_eq!(middle_known(end, splits, halves), highest, "end {end}");
+                    for &i in splits {
+                        if let Some((m, a0, a1)) = round_pairs(end, i, halves, 0) {
+                            // Pairs (a, m − a) for a0 ≤ a < a1.
+                            highest = highest.max(m - a0 + 1).max(a1);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Feeds `Pace::BLOCKS` pipelined blocks ending at heap 1000 with the
     /// given busy seconds per block.
