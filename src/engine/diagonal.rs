@@ -47,6 +47,9 @@ const MAX_SLICES: usize = 32;
 const TRIAL: u32 = 32;
 /// Long diagonals in the better mode between trials.
 const EPOCH: u32 = 512;
+/// Most diagonals computed at once by the two threads (when that many are
+/// known: a game whose least split distance is a can have a + 1).
+const BATCH: usize = 8;
 
 /// Cached diagonal sets of one game; see the module documentation.
 pub struct Diagonals {
@@ -97,10 +100,11 @@ impl Diagonals {
         if !take_split3.is_empty() {
             return None;
         }
-        // The diagonals one heap needs, and one more (computed ahead by
-        // a second thread).
+        // The diagonals one heap needs, D(n − b) … D(n − a), and room for
+        // a batch from D(n − a) (computed ahead by two threads) that
+        // overwrites none of them.
         let span = match (take_split.first(), take_split.last()) {
-            (Some(&a), Some(&b)) => b - a + 2,
+            (Some(&a), Some(&b)) => b - a + BATCH,
             _ => 1,
         };
         Some(Diagonals {
@@ -241,23 +245,31 @@ impl Diagonals {
     }
 
     /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)); with two
-    /// threads, also D(s + 1) when it is already computable.
+    /// threads, also the next diagonals already computable (a batch).
     fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize) {
         let words = self.words;
         let top = self.top(s);
         let r = self.ring.len();
         let long = self.parallel && top >= self.parallel_pairs;
         let share = long && self.chooser.share;
-        // D(s + 1) needs G(1), …, G(s): known when g.len() > s, i.e. when
-        // the least split distance is ≥ 1. Then the two threads take one
-        // whole diagonal each (the next heap finds D(s + 1) ready).
-        let pair = share && g.len() > s && self.ring[(s + 1) % r].s != Some(s + 1);
+        // D(s + j) needs G(1), …, G(s + j − 1): known for s + j ≤ g.len().
+        // Those not cached yet (up to BATCH) are a batch of whole
+        // diagonals, each taken by whichever thread is free (the heaps
+        // after this one find them ready).
+        let batch = if share {
+            (0..BATCH)
+                .take_while(|&j| {
+                    s + j <= g.len() && (j == 0 || self.ring[(s + j) % r].s != Some(s + j))
+                })
+                .count()
+        } else {
+            0
+        };
         let started = Instant::now();
-        let pairs = if pair {
-            let ks = [k, (s + 1) % r];
-            let tops = [top, self.top(s + 1)];
-            for &k in &ks {
-                let slot = &mut self.ring[k];
+        let pairs = if batch > 1 {
+            let tops: Vec<usize> = (0..batch).map(|j| self.top(s + j)).collect();
+            for j in 0..batch {
+                let slot = &mut self.ring[(s + j) % r];
                 slot.s = None;
                 slot.bits.clear();
                 slot.bits.resize(words, 0);
@@ -266,27 +278,28 @@ impl Diagonals {
             let mut held = self.copy.take();
             let copy = Self::copy_of(&mut held, g);
             let [s0, s1] = &mut self.scratch;
-            // SAFETY: ks[0] ≠ ks[1] (the ring has more than one slot: it
-            // holds one more diagonal than a heap needs), so the two
-            // borrows are disjoint.
-            let mine = unsafe {
-                [
-                    Mine::new(&mut (*ring.add(ks[0])).bits, s0),
-                    Mine::new(&mut (*ring.add(ks[1])).bits, s1),
-                ]
-            };
+            let scratch = [Lent::new(s0), Lent::new(s1)];
+            // SAFETY: the batch's slots are distinct (consecutive
+            // diagonals, at most BATCH ≤ the ring's length), so the borrows
+            // are disjoint.
+            let sets: Vec<Lent<Vec<u64>>> = (0..batch)
+                .map(|j| unsafe { Lent::new(&mut (*ring.add((s + j) % r)).bits) })
+                .collect();
             let job = |slice: usize, thread: usize| {
-                // SAFETY: each slice (diagonal) is run by one thread.
-                let (bits, scratch) = unsafe { mine[slice].get() };
+                // SAFETY: each slice (diagonal) is run by one thread, and
+                // each thread has its own scratch.
+                let (bits, scratch) = unsafe { (sets[slice].get(), scratch[thread].get()) };
                 let (s, top) = (s + slice, tops[slice]);
                 let g = if thread == 0 { g } else { copy };
                 or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
             };
-            run_slices(self.helper(), 2, &job);
+            run_slices(self.helper(), batch, &job);
             self.copy = held;
-            self.ring[ks[1]].s = Some(s + 1);
-            self.computed += 1;
-            tops[0] + tops[1]
+            for j in 1..batch {
+                self.ring[(s + j) % r].s = Some(s + j);
+            }
+            self.computed += batch as u64 - 1;
+            tops.iter().sum()
         } else if share {
             // One diagonal, in slices taken by either thread, each into
             // its own set.
@@ -303,7 +316,8 @@ impl Diagonals {
             }
             let [h0, h1] = &mut self.halves;
             let [s0, s1] = &mut self.scratch;
-            let mine = [Mine::new(h0, s0), Mine::new(h1, s1)];
+            let sets = [Lent::new(h0), Lent::new(h1)];
+            let scratch = [Lent::new(s0), Lent::new(s1)];
             let job = |slice: usize, thread: usize| {
                 // Pairs k in a..b: lo[a..b] against hi[top − b..top − a].
                 let a = top * slice / slices;
@@ -311,7 +325,7 @@ impl Diagonals {
                 // SAFETY: thread 0 is this one, thread 1 the helper; each
                 // uses its own entry, and `run` returns only when both are
                 // done with the job.
-                let (bits, scratch) = unsafe { mine[thread].get() };
+                let (bits, scratch) = unsafe { (sets[thread].get(), scratch[thread].get()) };
                 let (lo, hi) = runs[thread];
                 or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
             };
@@ -404,20 +418,20 @@ impl Chooser {
     }
 }
 
-/// A set and its scratch, lent to a shared job.
-struct Mine(*mut Vec<u64>, *mut Vec<u8>);
+/// A set or a scratch buffer, lent to a shared job.
+struct Lent<T>(*mut T);
 
 // SAFETY: handed to exactly one thread at a time (see `compute`).
-unsafe impl Sync for Mine {}
+unsafe impl<T: Send> Sync for Lent<T> {}
 
-impl Mine {
-    fn new(bits: &mut Vec<u64>, scratch: &mut Vec<u8>) -> Mine {
-        Mine(bits, scratch)
+impl<T> Lent<T> {
+    fn new(x: &mut T) -> Lent<T> {
+        Lent(x)
     }
-    /// SAFETY: one thread at a time, while the borrows of `new` live.
+    /// SAFETY: one thread at a time, while the borrow of `new` lives.
     #[allow(clippy::mut_from_ref)]
-    unsafe fn get(&self) -> (&mut Vec<u64>, &mut Vec<u8>) {
-        (&mut *self.0, &mut *self.1)
+    unsafe fn get(&self) -> &mut T {
+        &mut *self.0
     }
 }
 
