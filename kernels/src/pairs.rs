@@ -173,9 +173,27 @@ impl Runs {
             let end = rows.end.min(k + GROUP);
             // SAFETY: row k is one of `rows`, row k − rows.start of flags.
             let p = unsafe { base.add((k - rows.start) * row) };
-            for (&x, &start) in self.xs.iter().zip(&self.starts) {
-                // SAFETY: start + len <= g.len() (checked by the caller).
-                group(p, x, unsafe { g.get_unchecked(start + k..start + end) });
+            #[cfg(target_arch = "x86_64")]
+            let vector = ROW != 0 && wide && end - k == GROUP;
+            #[cfg(not(target_arch = "x86_64"))]
+            let vector = false;
+            if vector {
+                // The full runs in one call (a call per run cost a fifth
+                // of the stores' time).
+                // SAFETY: V is u16 and AVX-512 BW is present (`wide`); each
+                // run has the values k..end (start + len <= g.len(),
+                // checked by the caller), and the GROUP rows from p are the
+                // caller's.
+                #[cfg(target_arch = "x86_64")]
+                unsafe {
+                    let g = (g.as_ptr() as *const u16).add(k);
+                    avx512::groups::<ROW>(p, &self.xs, &self.starts, g);
+                }
+            } else {
+                for (&x, &start) in self.xs.iter().zip(&self.starts) {
+                    // SAFETY: start + len <= g.len() (checked by the caller).
+                    group(p, x, unsafe { g.get_unchecked(start + k..start + end) });
+                }
             }
             // A run cut short takes the unrolled path in every group it
             // covers (the band's runs cover most of theirs).
@@ -456,6 +474,22 @@ mod avx512 {
             *p.add((w >> 16 & 0xffff) as usize) = 1;
             *p.add((w >> 32 & 0xffff) as usize) = 1;
             *p.add((w >> 48) as usize) = 1;
+        }
+    }
+
+    /// [`group`] for every run `(xs[j], g + starts[j])`.
+    ///
+    /// # Safety
+    /// As for [`group`], for every run; `xs` and `starts` of one length.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn groups<const ROW: usize>(
+        p: *mut u8,
+        xs: &[u32],
+        starts: &[usize],
+        g: *const u16,
+    ) {
+        for (&x, &start) in xs.iter().zip(starts) {
+            group::<ROW>(p, x, g.add(start));
         }
     }
 
