@@ -64,6 +64,17 @@ const MIDDLE_ROUNDS: usize = MIDDLE_PAIRS / MIDDLE_STEP;
 /// Sets of at least this many values have the first round of their
 /// witness scan flagged rather than struck (see [`Sparse::sparse_value`]).
 const FLAG_FIRST_ROUND: u32 = 16;
+/// The pairs `(a, m − a)` with `a ≤ LOW_PAIRS` make the second round of
+/// a witness scan. Their first values are the start of the sequence, and
+/// they reach values the middle rarely does: on 0.6 near 3·10^6 a set of
+/// ~23 values after the first round keeps ~8 once they are flagged too.
+const LOW_PAIRS: usize = 256;
+/// Sets of at least this many values after the first round have the
+/// second flagged too (a flag costs a store; a value struck costs a chain
+/// of dependent steps and, often, a mispredicted branch).
+const FLAG_LOW_ROUND: u32 = 8;
+/// Rounds before the chunks: the middle's steps and the low round.
+const FIXED_ROUNDS: usize = MIDDLE_ROUNDS + 1;
 /// With two threads, witness scans longer than a budget are checked by the
 /// second thread from this heap on (below it, rare positions still appear
 /// often, and each makes a deferred check fail and the block be redone).
@@ -778,13 +789,13 @@ impl Sparse {
         // small (so a game whose sets are small goes back to scanning it).
         let left = set.iter().map(|w| w.count_ones()).sum::<u32>();
         let mut from = 0;
-        if middle {
-            from = 1;
-            self.middle_votes += usize::from(left >= FLAG_FIRST_ROUND / 4);
-        } else if !small && left >= FLAG_FIRST_ROUND {
-            self.middle_votes += 1;
-            for &i in &self.splits {
-                if let Some((m, a0, a1)) = round_pairs(n, i, self.halves, 0) {
+        // Flags round c of every split into the row, and takes what it
+        // reached out of the set.
+        let splits = &self.splits;
+        let halves = self.halves;
+        let mut flag_round = |c: usize, row: &mut [u8], set: &mut [u64]| {
+            for &i in splits {
+                if let Some((m, a0, a1)) = round_pairs(n, i, halves, c) {
                     seam_pieces(g, m, a0, a1, |lo, hi| {
                         flag_pairs(row, lo, hi);
                         false
@@ -798,7 +809,19 @@ impl Sparse {
             for (s, o) in set.iter_mut().zip(&open) {
                 *s &= o;
             }
+        };
+        if middle {
             from = 1;
+            self.middle_votes += usize::from(left >= FLAG_FIRST_ROUND / 4);
+        } else if !small && left >= FLAG_FIRST_ROUND {
+            self.middle_votes += 1;
+            flag_round(0, row, &mut set);
+            from = 1;
+        }
+        if from == 1 && !small && set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_LOW_ROUND
+        {
+            flag_round(1, row, &mut set);
+            from = 2;
         }
         self.row8 = row8;
         self.open = open;
@@ -1231,7 +1254,10 @@ fn strike_witnessed<V: Value>(
                 return Strike::Empty;
             }
         }
-        if !any {
+        // Every round before the chunks may be empty (a short heap has
+        // no low pairs, or no middle beyond the first step); a chunk
+        // round only once the chunks are done.
+        if !any && c >= FIXED_ROUNDS {
             return Strike::Exhausted;
         }
         c += 1;
@@ -1241,8 +1267,9 @@ fn strike_witnessed<V: Value>(
 /// The pairs `(a, m − a)`, `a0 ≤ a < a1`, of split distance `i` of heap
 /// `n` that round `c` of a witness scan takes (none if empty). The
 /// pairs `(mid, half]` come first, [`MIDDLE_STEP`] a round from the centre
-/// out (so that a budget may pause within them), then `[1, mid]` a
-/// [`CHUNK`] at a time.
+/// out (so that a budget may pause within them), with the low pairs
+/// `[1, LOW_PAIRS]` as the second round; then the rest of `[1, mid]` a
+/// [`CHUNK`] at a time. Every pair is in exactly one round.
 #[inline]
 fn round_pairs(n: usize, i: usize, halves: Halves, c: usize) -> Option<(usize, usize, usize)> {
     if n < i + 2 {
@@ -1251,11 +1278,16 @@ fn round_pairs(n: usize, i: usize, halves: Halves, c: usize) -> Option<(usize, u
     let m = n - i;
     let half = halves.last(m);
     let mid = half.saturating_sub(MIDDLE_PAIRS);
-    let (a0, a1) = if c < MIDDLE_ROUNDS {
-        let a1 = (half + 1).saturating_sub(c * MIDDLE_STEP).max(mid + 1);
+    let low = LOW_PAIRS.min(mid);
+    let (a0, a1) = if c == 1 {
+        (1, low + 1)
+    } else if c < FIXED_ROUNDS {
+        // Middle step 0 is round 0, steps 1, 2, … rounds 2, 3, ….
+        let step = c.saturating_sub(1);
+        let a1 = (half + 1).saturating_sub(step * MIDDLE_STEP).max(mid + 1);
         (a1.saturating_sub(MIDDLE_STEP).max(mid + 1), a1)
     } else {
-        let a0 = 1 + (c - MIDDLE_ROUNDS) * CHUNK;
+        let a0 = low + 1 + (c - FIXED_ROUNDS) * CHUNK;
         (a0, (a0 + CHUNK).min(mid + 1))
     };
     (a0 < a1).then_some((m, a0, a1))
@@ -1346,6 +1378,40 @@ mod tests {
                             // Pairs (a, m − a) for a0 ≤ a < a1.
                             highest = highest.max(m - a0 + 1).max(a1);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_rounds_take_every_pair_once_and_end_after_the_first_empty_chunk() {
+        // As strike_witnessed walks them: every round before the chunks,
+        // then chunks until one is empty.
+        for unequal_splits in [false, true] {
+            let halves = Halves { unequal_splits };
+            for n in (0..3000).chain([5000, 40_000, 1 << 20]) {
+                for i in [0, 1, 2, 6] {
+                    let mut taken = vec![0u8; n + 1];
+                    let mut c = 0;
+                    loop {
+                        let r = round_pairs(n, i, halves, c);
+                        if let Some((m, a0, a1)) = r {
+                            assert_eq!(m, n - i);
+                            for t in &mut taken[a0..a1] {
+                                *t += 1;
+                            }
+                        } else if c >= super::FIXED_ROUNDS {
+                            break;
+                        }
+                        c += 1;
+                    }
+                    // Nothing after the end either.
+                    assert!((c..c + 3).all(|c| round_pairs(n, i, halves, c).is_none()));
+                    let last = if n < i + 2 { 0 } else { halves.last(n - i) };
+                    for (a, &t) in taken.iter().enumerate() {
+                        let want = u8::from((1..=last).contains(&a));
+                        assert_eq!(t, want, "n {n}, i {i}, a {a}, unequal {unequal_splits}");
                     }
                 }
             }
