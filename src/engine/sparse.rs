@@ -787,6 +787,8 @@ impl Sparse {
         // for the blocks after one in which most heaps voted for it, by a
         // large set here or, with the round flagged, a set it left not
         // small (so a game whose sets are small goes back to scanning it).
+        // A set still not small after it has the second round (the low
+        // pairs, whose partners are the newest values) flagged here too.
         let left = set.iter().map(|w| w.count_ones()).sum::<u32>();
         let mut from = 0;
         // Flags round c of every split into the row, and takes what it
