@@ -464,10 +464,9 @@ mod avx512 {
     /// One run into a group of rows (see `Runs::flag_groups`): byte
     /// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1, for each
     /// `t < GROUP`. The 32 offsets are made at once in a vector (they fit
-    /// in 16 bits: `GROUP · ROW ≤ 32768`) and taken four to a general
-    /// register, leaving about a shift and a store per flag where the
-    /// scalar loop loads, XORs, masks and stores (0.6 to 3·10^6, one
-    /// thread: 0.92 of the time, run alongside the scalar loop's build).
+    /// in 16 bits: `GROUP · ROW ≤ 32768`) and stored by
+    /// [`super::flag_offsets`], leaving about a shift and a store per flag
+    /// where the scalar loop loads, XORs, masks and stores.
     ///
     /// # Safety
     /// `q` must point to GROUP values and `p` to GROUP rows of ROW bytes.

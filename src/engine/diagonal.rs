@@ -266,6 +266,13 @@ impl Diagonals {
             0
         };
         let started = Instant::now();
+        // The helper's copy, for either way of sharing.
+        let mut held = self.copy.take();
+        let copy: &[V] = if share {
+            Self::copy_of(&mut held, g)
+        } else {
+            &[]
+        };
         let pairs = if batch > 1 {
             let tops: Vec<usize> = (0..batch).map(|j| self.top(s + j)).collect();
             for j in 0..batch {
@@ -275,8 +282,6 @@ impl Diagonals {
                 slot.bits.resize(words, 0);
             }
             let ring = self.ring.as_mut_ptr();
-            let mut held = self.copy.take();
-            let copy = Self::copy_of(&mut held, g);
             let [s0, s1] = &mut self.scratch;
             let scratch = [Lent::new(s0), Lent::new(s1)];
             // SAFETY: the batch's slots are distinct (consecutive
@@ -294,7 +299,6 @@ impl Diagonals {
                 or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
             };
             run_slices(self.helper(), batch, &job);
-            self.copy = held;
             for j in 1..batch {
                 self.ring[(s + j) % r].s = Some(s + j);
             }
@@ -303,8 +307,6 @@ impl Diagonals {
         } else if share {
             // One diagonal, in slices taken by either thread, each into
             // its own set.
-            let mut held = self.copy.take();
-            let copy = Self::copy_of(&mut held, g);
             let runs = [
                 (&g[1..top + 1], &g[s - top..s]),
                 (&copy[1..top + 1], &copy[s - top..s]),
@@ -330,7 +332,6 @@ impl Diagonals {
                 or_pair_xors(bits, &lo[a..b], &hi[top - b..top - a], scratch);
             };
             run_slices(self.helper(), slices, &job);
-            self.copy = held;
             let slot = &mut self.ring[k];
             slot.bits.clear();
             slot.bits.extend(
@@ -350,6 +351,7 @@ impl Diagonals {
             or_pair_xors(&mut slot.bits, lo, hi, &mut self.scratch[0]);
             top
         };
+        self.copy = held;
         self.ring[k].s = Some(s);
         self.computed += 1;
         if long {

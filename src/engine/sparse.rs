@@ -789,7 +789,7 @@ impl Sparse {
         // small (so a game whose sets are small goes back to scanning it).
         // A set still not small after it has the second round (the low
         // pairs, whose partners are the newest values) flagged here too.
-        let left = set.iter().map(|w| w.count_ones()).sum::<u32>();
+        let left = members(&set);
         let mut from = 0;
         // Flags round c of every split into the row, and takes what it
         // reached out of the set.
@@ -820,8 +820,7 @@ impl Sparse {
             flag_round(0, row, &mut set);
             from = 1;
         }
-        if from == 1 && !small && set.iter().map(|w| w.count_ones()).sum::<u32>() >= FLAG_LOW_ROUND
-        {
+        if from == 1 && !small && members(&set) >= FLAG_LOW_ROUND {
             flag_round(1, row, &mut set);
             from = 2;
         }
@@ -1201,6 +1200,11 @@ fn far_runs<V: Value>(
     }
 }
 
+/// How many values a bitset holds.
+fn members(set: &[u64]) -> u32 {
+    set.iter().map(|w| w.count_ones()).sum()
+}
+
 /// The least value in a bitset, if any.
 fn least_member(set: &[u64]) -> Option<u32> {
     let k = set.iter().position(|&w| w != 0)?;
@@ -1410,9 +1414,18 @@ mod tests {
                     }
                     // Nothing after the end either.
                     assert!((c..c + 3).all(|c| round_pairs(n, i, halves, c).is_none()));
-                    let last = if n < i + 2 { 0 } else { halves.last(n - i) };
+                    // The splits of m = n − i into a + (m − a), a ≥ 1, the
+                    // smaller part first (strictly, with the u suffix).
                     for (a, &t) in taken.iter().enumerate() {
-                        let want = u8::from((1..=last).contains(&a));
+                        let pair = n >= i + 2 && a >= 1 && {
+                            let b = n - i - a.min(n - i);
+                            if unequal_splits {
+                                a < b
+                            } else {
+                                a <= b
+                            }
+                        };
+                        let want = u8::from(pair);
                         assert_eq!(t, want, "n {n}, i {i}, a {a}, unequal {unequal_splits}");
                     }
                 }
