@@ -23,6 +23,7 @@ use octal_kernels::pairs::{
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -81,9 +82,10 @@ const FIXED_ROUNDS: usize = MIDDLE_ROUNDS + 1;
 /// second thread from this heap on (below it, rare positions still appear
 /// often, and each makes a deferred check fail and the block be redone).
 const SPEC_FROM: usize = 1 << 15;
-/// Fewest and most pairs the main thread scans before deferring.
-const MIN_BUDGET: usize = 64;
+/// Most pairs the main thread scans before deferring, and the least but
+/// none (a budget of 0 defers every scan the flagged rounds leave open).
 const MAX_BUDGET: usize = 1 << 20;
+const MIN_BUDGET: usize = 64;
 
 /// Why an engine cannot run a game or an option.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -126,8 +128,10 @@ pub struct Sparse {
     ahead: Option<Ahead>,
     /// A second flag buffer, for the block made ahead.
     spare_flags: FarFlags,
-    /// Witness scans deferred by the last block, not yet checked.
-    pending: Vec<Deferred>,
+    /// Witness scans deferred by the last block, not yet checked (and a
+    /// list to reuse).
+    pending: Deferred,
+    spare_pending: Deferred,
     /// Pairs the main thread scans before deferring the rest (adapted).
     budget: usize,
     /// Whether blocks flagged from now on get the first round of every
@@ -219,7 +223,8 @@ impl Sparse {
             open: Vec::new(),
             class: [Vec::new(), Vec::new()],
             set: Vec::new(),
-            pending: Vec::new(),
+            pending: Deferred::default(),
+            spare_pending: Deferred::default(),
             ahead: None,
             spare_flags: FarFlags::default(),
             budget: 4 * MIDDLE_PAIRS,
@@ -607,7 +612,8 @@ impl Sparse {
             }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
-            let mut deferred = Vec::new();
+            let mut deferred = std::mem::take(&mut self.spare_pending);
+            deferred.clear();
             let mut k = 0;
             let result = loop {
                 if k == b {
@@ -615,17 +621,16 @@ impl Sparse {
                 }
                 let (done, rest) = post.split_at_mut(k);
                 let parts = Parts { pre, post: done };
-                let (v, d) = self.sparse_value(
+                let v = self.sparse_value(
                     parts,
                     &flags.bits[k * w..(k + 1) * w],
                     flags.lims[k],
                     row,
                     mask,
                     new_start,
-                    budget,
+                    budget.map(|b| (b, &mut deferred)),
                     middle,
                 );
-                deferred.extend(d);
                 match fit(v, n0 + k) {
                     Ok(x) => rest[0] = x,
                     Err(e) => break Err(e),
@@ -663,6 +668,7 @@ impl Sparse {
             }
         };
         let failed = checks.failure();
+        self.spare_pending = jobs;
         drop(tiles);
         self.helper = helper;
         self.ahead = next;
@@ -672,13 +678,16 @@ impl Sparse {
         // fewer when it did not. (Whatever is left of the checks and the
         // next block's flags goes to whichever thread is free.)
         if let Some(helped) = helped {
-            let idle = self.budget == MIN_BUDGET;
+            let idle = self.budget == 0;
             let (h, m) = (helped.as_secs_f64(), took.as_secs_f64());
             self.pace.record(h, m, idle, n0 + b);
             if helped > heaps {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
             } else if helped < heaps {
-                self.budget = (self.budget / 2).max(MIN_BUDGET);
+                self.budget /= 2;
+                if self.budget < MIN_BUDGET {
+                    self.budget = 0;
+                }
             }
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
@@ -803,10 +812,11 @@ impl Sparse {
     }
 
     /// G(n) for `n = g.len()`, given the flags of the far rare pairs
-    /// (`far`, a bit row for the values below `row`; with `middle`, also
-    /// the first round of the witness scan). With a `budget` of pairs, a witness scan still open after it is
-    /// handed back as a [`Deferred`] check and G(n) is taken to be `mo`
-    /// until the check says otherwise.
+    /// (`far`, a bit row for the values below `row`, exact up to `lim`;
+    /// with `middle`, also the first round of the witness scan). With a
+    /// `budget` of pairs, a witness scan still open after it is added to
+    /// the [`Deferred`] checks and G(n) is taken to be `mo` until the check
+    /// says otherwise.
     #[allow(clippy::too_many_arguments)]
     fn sparse_value<V: Value>(
         &mut self,
@@ -816,9 +826,9 @@ impl Sparse {
         row_len: usize,
         mask: Mask,
         new_start: usize,
-        budget: Option<usize>,
+        budget: Option<(usize, &mut Deferred)>,
         middle: bool,
-    ) -> (u32, Option<Deferred>) {
+    ) -> u32 {
         let n = g.len();
         let mut row8 = std::mem::take(&mut self.row8);
         let mut open = std::mem::take(&mut self.open);
@@ -916,17 +926,15 @@ impl Sparse {
         }
         self.row8 = row8;
         self.open = open;
-        let out = match strike_witnessed(g, n, &self.splits, self.halves, &mut set, from, budget) {
-            Strike::Empty => (mo as u32, None),
-            Strike::Exhausted => (least_member(&set).expect("values left"), None),
-            Strike::Paused(round) => (
-                mo as u32,
-                Some(Deferred {
-                    n,
-                    set: set.clone(),
-                    round,
-                }),
-            ),
+        let (splits, halves) = (&self.splits[..], self.halves);
+        let limit = budget.as_ref().map(|b| b.0);
+        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit) {
+            Strike::Empty => mo as u32,
+            Strike::Exhausted => least_member(&set).expect("values left"),
+            Strike::Paused(round) => {
+                budget.expect("paused by a budget").1.push(n, round, &set);
+                mo as u32
+            }
         };
         self.set = set;
         out
@@ -1190,15 +1198,43 @@ fn row_words(row: usize) -> usize {
     row.div_ceil(64)
 }
 
-/// A witness scan left open by the main thread: heap `n` was given the
-/// value `mo` on the condition that every value in `set` has a witness
-/// among the pairs from scan round `round` on. A second thread checks it
-/// while the next block is computed; a failed check rolls the sequence back.
-#[derive(Debug, Clone)]
+/// Witness scans left open by the main thread: heap `n` was given the
+/// value `mo` on the condition that every value in its set has a witness
+/// among the pairs from scan round `round` on. A second thread checks them
+/// while the next block is computed; a failed check rolls the sequence
+/// back. The sets lie one after another in `words` (a block defers
+/// hundreds: an allocation each cost ~2% of the main thread's time).
+#[derive(Debug, Default)]
 struct Deferred {
-    n: usize,
-    set: Vec<u64>,
-    round: usize,
+    scans: Vec<(usize, usize, Range<usize>)>,
+    words: Vec<u64>,
+}
+
+impl Deferred {
+    fn push(&mut self, n: usize, round: usize, set: &[u64]) {
+        let at = self.words.len();
+        self.words.extend_from_slice(set);
+        self.scans.push((n, round, at..self.words.len()));
+    }
+
+    /// Scan `j`: its heap, round and set.
+    fn get(&self, j: usize) -> Option<(usize, usize, &[u64])> {
+        let (n, round, at) = self.scans.get(j)?;
+        Some((*n, *round, &self.words[at.clone()]))
+    }
+
+    fn len(&self) -> usize {
+        self.scans.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.scans.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.scans.clear();
+        self.words.clear();
+    }
 }
 
 /// Deferred witness scans to check, a job at a time to whichever thread
@@ -1209,7 +1245,7 @@ struct Deferred {
 /// the failure is known).
 struct Checks<'a, V> {
     g: &'a [V],
-    jobs: &'a [Deferred],
+    jobs: &'a Deferred,
     splits: &'a [usize],
     halves: Halves,
     next: AtomicUsize,
@@ -1217,7 +1253,7 @@ struct Checks<'a, V> {
 }
 
 impl<'a, V: Value> Checks<'a, V> {
-    fn new(g: &'a [V], jobs: &'a [Deferred], splits: &'a [usize], halves: Halves) -> Self {
+    fn new(g: &'a [V], jobs: &'a Deferred, splits: &'a [usize], halves: Halves) -> Self {
         Checks {
             g,
             jobs,
@@ -1234,25 +1270,27 @@ impl<'a, V: Value> Checks<'a, V> {
             let f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             f.map_or(usize::MAX, |(n, _)| n)
         };
+        let mut set = Vec::new();
         loop {
             let j = self.next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = self.jobs.get(j) else { break };
-            if failed_at() < job.n {
+            let Some((n, round, words)) = self.jobs.get(j) else {
+                break;
+            };
+            if failed_at() < n {
                 continue;
             }
-            let mut set = job.set.clone();
+            set.clear();
+            set.extend_from_slice(words);
             let parts = Parts {
                 pre: self.g,
                 post: &[],
             };
             let (splits, halves) = (self.splits, self.halves);
-            if strike_witnessed(parts, job.n, splits, halves, &mut set, job.round, None)
-                != Strike::Empty
-            {
+            if strike_witnessed(parts, n, splits, halves, &mut set, round, None) != Strike::Empty {
                 let v = least_member(&set).expect("values left");
                 let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
-                if f.is_none_or(|(n, _)| job.n < n) {
-                    *f = Some((job.n, v));
+                if f.is_none_or(|(m, _)| n < m) {
+                    *f = Some((n, v));
                 }
             }
         }
