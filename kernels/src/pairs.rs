@@ -65,12 +65,34 @@ pub fn checks_pay<V: Value>(row: usize) -> bool {
     }
 }
 
-/// What [`Runs::flag_checked`] checks the checked runs against.
-struct RowChecks<'a, F> {
-    eligible: &'a F,
-    lims: &'a mut [u32],
-    candidates: usize,
+/// How [`Runs::flag_checked`] takes each row's candidates and compares
+/// the checked runs with them.
+#[derive(Debug, Clone, Copy)]
+pub struct Check<F> {
+    /// Row `k`'s eligible values: a bitset, bit `v % 64` of word `v / 64`.
+    pub eligible: F,
+    /// Candidates a row, 1 to [`CANDIDATES`].
+    pub candidates: usize,
+    /// Compare values with candidates on their low 8 bits only (twice as
+    /// fast). Exact when no value a checked run reaches in a row differs
+    /// from one of the row's eligible values above bit 7 only: rows of at
+    /// most 256 values, or eligible sets that a parity of bits including
+    /// bit 8 defines (rows of 512) with run values all eligible.
+    pub low_bytes: bool,
 }
+
+/// A [`Check`] and the limits it lowers.
+struct RowChecks<'a, F> {
+    check: &'a Check<F>,
+    lims: &'a mut [u32],
+}
+
+/// No checked runs: nothing to check.
+const NO_CHECK: Check<fn(usize) -> &'static [u64]> = Check {
+    eligible: |_| &[],
+    candidates: CANDIDATES,
+    low_bytes: false,
+};
 
 impl Runs {
     /// Empties the list, for rows `0..len`.
@@ -140,31 +162,29 @@ impl Runs {
     /// rows. The list must have no checked runs.
     pub fn flag<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V], rows: Range<usize>) {
         assert!(self.check_xs.is_empty(), "Runs::flag: checked runs");
-        self.flag_checked(flags, row, g, rows, |_| &[], &mut [], CANDIDATES);
+        self.flag_checked(flags, row, g, rows, &NO_CHECK, &mut []);
     }
 
     /// [`Runs::flag`] with the checked runs too ([`Runs::push_checked`]).
     /// Once every other run has flagged row `k`, its candidates are the
-    /// first `candidates` (at most [`CANDIDATES`]) values `v` in increasing
-    /// order whose byte is 0 and whose bit is set in `eligible(k)` (a
-    /// bitset, bit `v % 64` of word `v / 64`). A candidate that some
-    /// checked run reaches in row `k` is flagged; nothing else of theirs.
-    /// When the row has all `candidates`, `lims[k − rows.start]` is lowered
-    /// to the last of them: every eligible value that a checked run reaches
-    /// in the row and that is at most the row's limit is flagged (values
-    /// with no candidate beyond them are: the row had fewer, or they come
-    /// before the last). Without checked runs, `lims` and `eligible` are
-    /// not used.
-    #[allow(clippy::too_many_arguments)]
-    pub fn flag_checked<'e, V: Value>(
+    /// first `check.candidates` values `v` in increasing order whose byte
+    /// is 0 and whose bit is set in `(check.eligible)(k)`. A candidate that
+    /// some checked run reaches in row `k` is flagged (reaches: equal, or
+    /// equal in the low byte with `check.low_bytes`); nothing else of
+    /// theirs. When the row has all its candidates, `lims[k − rows.start]`
+    /// is lowered to the last of them: every eligible value that a checked
+    /// run reaches in the row and that is at most the row's limit is
+    /// flagged (values with no candidate beyond them are: the row had
+    /// fewer, or they come before the last). Without checked runs, `lims`
+    /// and `check` are not used.
+    pub fn flag_checked<'e, V: Value, F: Fn(usize) -> &'e [u64]>(
         &self,
         flags: &mut [u8],
         row: usize,
         g: &[V],
         rows: Range<usize>,
-        eligible: impl Fn(usize) -> &'e [u64],
+        check: &Check<F>,
         lims: &mut [u32],
-        candidates: usize,
     ) {
         let len = self.len;
         assert!(
@@ -186,14 +206,10 @@ impl Runs {
         let checks = (!self.check_xs.is_empty()).then(|| {
             assert!(lims.len() >= rows.len(), "Runs::flag: lims too short");
             assert!(
-                (1..=CANDIDATES).contains(&candidates),
+                (1..=CANDIDATES).contains(&check.candidates),
                 "Runs::flag: candidates out of range"
             );
-            RowChecks {
-                eligible: &eligible,
-                lims,
-                candidates,
-            }
+            RowChecks { check, lims }
         });
         let base = flags.as_mut_ptr();
         // SAFETY (all arms): every row flagged is one of `rows`, inside
@@ -210,20 +226,18 @@ impl Runs {
 
     /// Scalar twin of [`Runs::flag`].
     pub fn flag_scalar<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V], rows: Range<usize>) {
-        self.flag_checked_scalar(flags, row, g, rows, |_| &[], &mut [], CANDIDATES);
+        self.flag_checked_scalar(flags, row, g, rows, &NO_CHECK, &mut []);
     }
 
     /// Scalar twin of [`Runs::flag_checked`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn flag_checked_scalar<'e, V: Value>(
+    pub fn flag_checked_scalar<'e, V: Value, F: Fn(usize) -> &'e [u64]>(
         &self,
         flags: &mut [u8],
         row: usize,
         g: &[V],
         rows: Range<usize>,
-        eligible: impl Fn(usize) -> &'e [u64],
+        check: &Check<F>,
         lims: &mut [u32],
-        candidates: usize,
     ) {
         let full = (self.xs.iter().zip(&self.starts)).map(|(&x, &at)| (x, 0, self.len, at));
         let spans = self.spans.iter().map(|s| (s.x, s.first, s.end, s.at));
@@ -236,22 +250,23 @@ impl Runs {
         if !self.check_xs.is_empty() {
             for (j, k) in rows.clone().enumerate() {
                 let r = &mut flags[j * row..(j + 1) * row];
-                self.check_row(r, k, g, eligible(k), &mut lims[j], candidates);
+                self.check_row(r, k, g, check, &mut lims[j]);
             }
         }
     }
 
     /// The checked runs of row `k` (bytes `r`, every other run flagged):
     /// see [`Runs::flag_checked`].
-    fn check_row<V: Value>(
+    fn check_row<'e, V: Value, F: Fn(usize) -> &'e [u64]>(
         &self,
         r: &mut [u8],
         k: usize,
         g: &[V],
-        eligible: &[u64],
+        check: &Check<F>,
         lim: &mut u32,
-        candidates: usize,
     ) {
+        let (eligible, candidates) = ((check.eligible)(k), check.candidates);
+        let key = if check.low_bytes { 0xff } else { u32::MAX };
         let is_eligible = |v: usize| eligible.get(v / 64).is_some_and(|w| w >> (v % 64) & 1 == 1);
         let mut cand = [0u32; CANDIDATES];
         let mut c = 0;
@@ -263,9 +278,9 @@ impl Runs {
             c += 1;
         }
         for (&x, &at) in self.check_xs.iter().zip(&self.check_starts) {
-            let v = x ^ g[at + k].get();
-            if cand[..c].contains(&v) {
-                r[v as usize] = 1;
+            let v = (x ^ g[at + k].get()) & key;
+            for &c in cand[..c].iter().filter(|&&c| c & key == v) {
+                r[c as usize] = 1;
             }
         }
         if c == candidates {
@@ -297,6 +312,8 @@ impl Runs {
         let mask = row - 1;
         #[cfg(target_arch = "x86_64")]
         let wide = TypeId::of::<V>() == TypeId::of::<u16>() && avx512::group_available();
+        #[cfg(target_arch = "x86_64")]
+        let narrow = wide && avx512::available();
         // The stores of one run into one group: `q[t]` into row t from p.
         let group = |p: *mut u8, x: u32, q: &[V]| {
             debug_assert!((x as usize) < row, "Runs::flag: x out of range");
@@ -366,21 +383,26 @@ impl Runs {
             // can take their candidates.
             if let Some(c) = &mut checks {
                 let lims = &mut c.lims[k - rows.start..end - rows.start];
+                let check = c.check;
                 #[cfg(target_arch = "x86_64")]
-                if vector {
+                if vector && (!check.low_bytes || narrow) {
                     // SAFETY: as for the groups above; lims has a limit
-                    // for each of the GROUP rows.
+                    // for each of the GROUP rows; with low bytes, VBMI is
+                    // present (`narrow`).
                     unsafe {
                         let g = (g.as_ptr() as *const u16).add(k);
-                        let eligible = |t| (c.eligible)(k + t);
+                        let shifted = Check {
+                            eligible: |t| (check.eligible)(k + t),
+                            candidates: check.candidates,
+                            low_bytes: check.low_bytes,
+                        };
                         avx512::check_group::<ROW>(
                             p,
                             &self.check_xs,
                             &self.check_starts,
                             g,
-                            eligible,
+                            &shifted,
                             lims,
-                            c.candidates,
                         );
                     }
                     continue;
@@ -388,7 +410,7 @@ impl Runs {
                 for (t, lim) in lims.iter_mut().enumerate() {
                     // SAFETY: row k + t is one of `rows`, t rows from p.
                     let r = unsafe { std::slice::from_raw_parts_mut(p.add(t * row), row) };
-                    self.check_row(r, k + t, g, (c.eligible)(k + t), lim, c.candidates);
+                    self.check_row(r, k + t, g, check, lim);
                 }
             }
         }
@@ -697,17 +719,18 @@ mod avx512 {
     /// match), and the candidates reached are flagged at the end.
     ///
     /// # Safety
-    /// As for [`group`], for every run; `lims` has GROUP limits.
+    /// As for [`group`], for every run; `lims` has GROUP limits; with
+    /// `check.low_bytes`, AVX-512 VBMI must be present.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn check_group<'e, const ROW: usize>(
         p: *mut u8,
         xs: &[u32],
         starts: &[usize],
         g: *const u16,
-        eligible: impl Fn(usize) -> &'e [u64],
+        check: &super::Check<impl Fn(usize) -> &'e [u64]>,
         lims: &mut [u32],
-        candidates: usize,
     ) {
+        let (eligible, candidates) = (&check.eligible, check.candidates);
         const K: usize = super::CANDIDATES;
         debug_assert!(lims.len() == super::GROUP && (1..=K).contains(&candidates));
         let mut cand = [[u16::MAX; super::GROUP]; K];
@@ -732,30 +755,94 @@ mod avx512 {
                 *lim = (*lim).min(cand[c - 1][t] as u32);
             }
         }
-        let cv: [__m512i; K] =
-            std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
-        // Lane t of near[j] is the least `value ⊕ candidate` over the runs:
-        // 0 where one reaches it. (Two vector operations a compare and no
-        // mask registers: compares into masks, OR-ed through general
-        // registers, took 2.5× as long in a microbenchmark.)
-        let mut near = [_mm512_set1_epi16(-1); K];
-        for (&x, &start) in xs.iter().zip(starts) {
-            let v = _mm512_xor_si512(
-                _mm512_loadu_si512(g.add(start) as *const _),
-                _mm512_set1_epi16(x as u16 as i16),
-            );
-            for j in 0..K {
-                near[j] = _mm512_min_epu16(near[j], _mm512_xor_si512(v, cv[j]));
-            }
-        }
-        for (j, n) in near.into_iter().enumerate() {
-            let mut h = _mm512_testn_epi16_mask(n, n);
+        let hits = if check.low_bytes {
+            narrow_hits(&cand, xs, starts, g)
+        } else {
+            wide_hits(&cand, xs, starts, g)
+        };
+        for (j, mut h) in hits.into_iter().enumerate() {
             while h != 0 {
                 let t = h.trailing_zeros() as usize;
                 *p.add(t * ROW + cand[j][t] as usize) = 1;
                 h &= h - 1;
             }
         }
+    }
+
+    /// Which rows each checked run reaches the j-th candidate of (bit t
+    /// for row t), runs `(xs[i], g + starts[i])`, candidates `cand[j][t]`
+    /// (u16::MAX where the row has none): 32 rows a vector. Lane t of
+    /// `near[j]` is the least `value ⊕ candidate` over the runs, 0 where
+    /// one reaches it. (Two vector operations a compare and no mask
+    /// registers: compares into masks, OR-ed through general registers,
+    /// took 2.5× as long in a microbenchmark.)
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn wide_hits(
+        cand: &[[u16; super::GROUP]; super::CANDIDATES],
+        xs: &[u32],
+        starts: &[usize],
+        g: *const u16,
+    ) -> [u32; super::CANDIDATES] {
+        let cv: [__m512i; super::CANDIDATES] =
+            std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
+        let mut near = [_mm512_set1_epi16(-1); super::CANDIDATES];
+        for (&x, &start) in xs.iter().zip(starts) {
+            let v = _mm512_xor_si512(
+                _mm512_loadu_si512(g.add(start) as *const _),
+                _mm512_set1_epi16(x as u16 as i16),
+            );
+            for j in 0..super::CANDIDATES {
+                near[j] = _mm512_min_epu16(near[j], _mm512_xor_si512(v, cv[j]));
+            }
+        }
+        let unused = _mm512_set1_epi16(-1);
+        std::array::from_fn(|j| {
+            _mm512_testn_epi16_mask(near[j], near[j]) & _mm512_cmpneq_epi16_mask(cv[j], unused)
+        })
+    }
+
+    /// [`wide_hits`] on the low bytes of the values only (see
+    /// `Runs::flag_checked`): two runs a vector, 64 byte lanes, half the
+    /// operations.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    unsafe fn narrow_hits(
+        cand: &[[u16; super::GROUP]; super::CANDIDATES],
+        xs: &[u32],
+        starts: &[usize],
+        g: *const u16,
+    ) -> [u32; super::CANDIDATES] {
+        let lows = _mm512_loadu_si512(LOW_BYTES.as_ptr() as *const _);
+        // Each row's candidate in byte t and byte 32 + t.
+        let cv: [__m512i; super::CANDIDATES] = std::array::from_fn(|j| {
+            let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+            _mm512_permutex2var_epi8(c, lows, c)
+        });
+        let mut near = [_mm512_set1_epi8(-1); super::CANDIDATES];
+        let mut step = |(xa, sa): (u32, usize), (xb, sb): (u32, usize)| {
+            let v = _mm512_permutex2var_epi8(
+                _mm512_loadu_si512(g.add(sa) as *const _),
+                lows,
+                _mm512_loadu_si512(g.add(sb) as *const _),
+            );
+            let x = _mm512_mask_set1_epi8(_mm512_set1_epi8(xa as i8), !0u64 << 32, xb as i8);
+            let v = _mm512_xor_si512(v, x);
+            for j in 0..super::CANDIDATES {
+                near[j] = _mm512_min_epu8(near[j], _mm512_xor_si512(v, cv[j]));
+            }
+        };
+        let mut runs = xs.iter().copied().zip(starts.iter().copied());
+        while let Some(a) = runs.next() {
+            // An odd last run goes with itself.
+            step(a, runs.next().unwrap_or(a));
+        }
+        let unused = _mm512_set1_epi16(-1);
+        std::array::from_fn(|j| {
+            let m = _mm512_testn_epi8_mask(near[j], near[j]);
+            let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+            (m as u32 | (m >> 32) as u32) & _mm512_cmpneq_epi16_mask(c, unused)
+        })
     }
 
     /// Lane t ↦ t (shifted to t · ROW by [`group`]).
@@ -1089,6 +1176,7 @@ mod tests {
             spread in 0usize..3,
             classes in (any::<u64>(), any::<u64>(), any::<bool>()),
             candidates in 1usize..=CANDIDATES,
+            low_bytes in any::<bool>(),
             (cut, cut2) in (any::<usize>(), any::<usize>()),
         ) {
             let row = [64, 256, 512, 1024][row_pick];
@@ -1103,8 +1191,12 @@ mod tests {
                 (0..words as u64).map(|w| seed.rotate_left(w as u32 * 7) | 1).collect()
             };
             let (even, odd) = (class(classes.0), class(classes.1));
-            let eligible = |k: usize| -> &[u64] {
-                if classes.2 && k % 2 == 1 { &odd } else { &even }
+            let check = Check {
+                eligible: |k: usize| -> &[u64] {
+                    if classes.2 && k % 2 == 1 { &odd } else { &even }
+                },
+                candidates,
+                low_bytes,
             };
             let mut list = Runs::default();
             let mut all = Runs::default();
@@ -1129,10 +1221,15 @@ mod tests {
                 let mut full = a.clone();
                 let mut lims_a = vec![u32::MAX; rows.len()];
                 let mut lims_b = lims_a.clone();
-                list.flag_checked(&mut a, row, &g, rows.clone(), eligible, &mut lims_a, candidates);
-                list.flag_checked_scalar(&mut b, row, &g, rows.clone(), eligible, &mut lims_b, candidates);
+                list.flag_checked(&mut a, row, &g, rows.clone(), &check, &mut lims_a);
+                list.flag_checked_scalar(&mut b, row, &g, rows.clone(), &check, &mut lims_b);
                 prop_assert_eq!(&a, &b);
                 prop_assert_eq!(&lims_a, &lims_b);
+                if low_bytes && row > 256 {
+                    // Random runs break the condition that makes low bytes
+                    // exact: only the twins are compared.
+                    continue;
+                }
                 // Against every run flagged: nothing more is flagged, and
                 // the least open eligible value is the same where it is at
                 // most the row's limit.
@@ -1140,7 +1237,7 @@ mod tests {
                 for (j, k) in rows.clone().enumerate() {
                     let (r, f) = (&a[j * row..(j + 1) * row], &full[j * row..(j + 1) * row]);
                     prop_assert!(r.iter().zip(f).all(|(&x, &y)| x <= y));
-                    let el = eligible(k);
+                    let el = (check.eligible)(k);
                     let least = |r: &[u8]| (0..row).find(|&v| r[v] == 0 && el[v / 64] >> (v % 64) & 1 == 1);
                     let (got, want) = (least(r), least(f));
                     if got.is_none_or(|v| v as u32 <= lims_a[j]) {

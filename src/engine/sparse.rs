@@ -18,7 +18,7 @@
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
 use octal_kernels::pairs::{
-    checks_pay, flag_pairs, flag_xor_gather, xor_gather_bits, Runs, CANDIDATES,
+    checks_pay, flag_pairs, flag_xor_gather, xor_gather_bits, Check, Runs, CANDIDATES,
 };
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
@@ -1123,7 +1123,14 @@ fn flag_block<V: Value>(t: &Tiling<V>, bits: &mut [u64], lims: &mut [u32], first
         middle,
         ..
     } = *t;
-    let eligible = |k: usize| &t.class[(t.mask.q(h0 + k, t.i0) ^ 1) as usize][..];
+    // Values of rows of 512 that share their low byte have different
+    // classes when the mask holds bit 8, and every checked run reaches only
+    // the row's class (see [`far_runs`]): their low bytes tell them apart.
+    let check = Check {
+        eligible: |k: usize| &t.class[(t.mask.q(h0 + k, t.i0) ^ 1) as usize][..],
+        candidates: t.candidates,
+        low_bytes: row <= 256 || (row == 512 && t.mask.bits & 0x100 != 0),
+    };
     SCRATCH.with_borrow_mut(|scratch| {
         let w = row_words(row);
         let per_tile = tile_heaps(row);
@@ -1140,15 +1147,7 @@ fn flag_block<V: Value>(t: &Tiling<V>, bits: &mut [u64], lims: &mut [u32], first
             // Zeroed here, not left zero by the call before: nothing rests on
             // what an earlier call (or a panic in it) left behind.
             rows.fill(0);
-            runs.flag_checked(
-                rows,
-                row,
-                known,
-                k0..k0 + heaps,
-                eligible,
-                lims,
-                t.candidates,
-            );
+            runs.flag_checked(rows, row, known, k0..k0 + heaps, &check, lims);
             if middle {
                 // The first round of each heap's witness scan (the pairs
                 // nearest the middle), which the caller made sure is known.
