@@ -920,7 +920,10 @@ impl Sparse {
             flag_round(0, row, &mut set);
             from = 1;
         }
-        if from == 1 && !small && members(&set) >= FLAG_LOW_ROUND {
+        // With a budget of 0 the helper is the idle one: the low round is
+        // left to the check it takes.
+        let defer_all = budget.as_ref().is_some_and(|b| b.0 == 0);
+        if from == 1 && !small && !defer_all && members(&set) >= FLAG_LOW_ROUND {
             flag_round(1, row, &mut set);
             from = 2;
         }
