@@ -125,9 +125,11 @@ fn grundys_game_matches_reference_to_1e5() {
 
 /// Half of the far runs of a heap are checked for a few candidates rather
 /// than flagged; a heap whose mex lies past them has its checked runs
-/// flagged after all. With one candidate a row that happens all the time:
-/// 0.6 (rows of 512 values) and .16, on one thread and pipelined on two
+/// flagged after all. With one candidate a row that happens all the time
+/// on 0.6 (rows of 512 values), on one thread and pipelined on two
 /// (deferring every witness scan, so that the blocks are made ahead).
+/// .16 (rows of 32, never checked) is the control: the knob must not
+/// change a game whose runs are all flagged.
 #[test]
 fn heaps_past_their_candidates_stay_exact() {
     for (code, n) in [("0.6", 40_000), (".16", 40_000)] {

@@ -140,11 +140,6 @@ impl Runs {
         }
     }
 
-    /// How many runs are checked rather than flagged.
-    pub fn checked(&self) -> usize {
-        self.check_xs.len()
-    }
-
     /// The values of the checked runs in row `k`: for a caller whose row
     /// needs them past its limit.
     pub fn checked_values<'a, V: Value>(
