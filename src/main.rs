@@ -348,14 +348,15 @@ fn update(bar: &Option<ProgressBar>, p: &Progress) {
 
 fn print_human(s: &Summary) {
     println!(
-        "{}: {} values in {:.3} s ({:.0} values/s, engine {}, {} thread{})",
+        "{}: {} values in {:.3} s ({:.0} values/s, engine {}, {} thread{}, {})",
         s.code,
         s.values,
         s.seconds,
         s.values_per_second,
         s.engine.engine,
         s.engine.threads,
-        if s.engine.threads == 1 { "" } else { "s" }
+        if s.engine.threads == 1 { "" } else { "s" },
+        s.isa
     );
     println!(
         "max value {} (first at n={}), {} zeros, last value G({})={}",
@@ -687,6 +688,11 @@ fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
+    // A bad OCTAL_ISA is bad input, reported before any work.
+    if let Err(e) = octal_kernels::isa::from_env() {
+        eprintln!("octal: {e}");
+        return ExitCode::from(2);
+    }
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {

@@ -357,6 +357,9 @@ pub struct Summary {
     pub bytes_per_value: usize,
     #[serde(flatten)]
     pub engine: EngineInfo,
+    /// The instruction set the kernels ran on (`scalar`, `avx2`,
+    /// `avx512`, `neon`): the host's best, or `OCTAL_ISA`.
+    pub isa: &'static str,
     /// The proven period, if any.
     pub period: Option<Period>,
     /// Without a proof: the period the values show so far, if any.
@@ -400,6 +403,7 @@ impl Summary {
             },
             bytes_per_value: width,
             engine,
+            isa: octal_kernels::isa::current().name(),
             period: None,
             apparent_period: None,
             period_provable: true,

@@ -1,4 +1,9 @@
-//! Bitsets of option values and their minimum excluded value (mex).
+//! Bitsets of option values and their minimum excluded value (mex), and
+//! the scans of a flag row (a byte per value) for its open values.
+
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64::{avx2, avx512};
+use crate::isa::{self, Isa};
 
 /// A growable bitset of Grundy values, cleared cheaply between heaps.
 #[derive(Debug, Default, Clone)]
@@ -100,38 +105,44 @@ pub fn mex_words(words: &[u64]) -> u32 {
 /// is none: the mex of a flag row.
 #[inline]
 pub fn first_unflagged(flags: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present.
-            return unsafe { first_unflagged_avx2(flags) };
-        }
-    }
-    first_unflagged_scalar(flags)
+    first_unflagged_on(isa::current(), flags)
 }
 
-/// Scalar twin of [`first_unflagged`].
+/// [`first_unflagged`] on the path `isa` (which the host must have).
 #[inline]
-pub fn first_unflagged_scalar(flags: &[u8]) -> usize {
-    flags.iter().position(|&f| f == 0).unwrap_or(flags.len())
+pub fn first_unflagged_on(isa: Isa, flags: &[u8]) -> usize {
+    isa::assert_on_host(isa);
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the host has AVX2 (every AVX-512 chip does).
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::mex::first_unflagged(flags) },
+        _ => first_unflagged_portable(flags),
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn first_unflagged_avx2(flags: &[u8]) -> usize {
-    use std::arch::x86_64::*;
-    let n = flags.len();
-    let zero = _mm256_setzero_si256();
-    let mut j = 0;
-    while j + 32 <= n {
-        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
-        let m = _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32;
-        if m != 0 {
-            return j + m.trailing_zeros() as usize;
+/// The portable path of [`first_unflagged`]: eight bytes a step, a zero
+/// byte found by the carry trick (SWAR).
+pub fn first_unflagged_portable(flags: &[u8]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = flags.chunks_exact(8);
+    for (i, c) in (&mut chunks).enumerate() {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        // The lowest byte that is zero sets its top bit here (bytes above
+        // it may be wrong: only the lowest is read).
+        let zero = w.wrapping_sub(LOW) & !w & HIGH;
+        if zero != 0 {
+            return 8 * i + zero.trailing_zeros() as usize / 8;
         }
-        j += 32;
     }
-    j + first_unflagged_scalar(&flags[j..])
+    let j = flags.len() - chunks.remainder().len();
+    j + first_unflagged_reference(&flags[j..])
+}
+
+/// Reference twin of [`first_unflagged`].
+#[inline]
+pub fn first_unflagged_reference(flags: &[u8]) -> usize {
+    flags.iter().position(|&f| f == 0).unwrap_or(flags.len())
 }
 
 /// Sets bit `j % 64` of `out[j / 64]` for every `j < flags.len()` with
@@ -143,22 +154,51 @@ pub fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
         out.len() * 64 >= flags.len(),
         "unflagged_bits: out too short"
     );
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512bw") {
-            // SAFETY: AVX-512 BW is present; lengths checked above.
-            return unsafe { unflagged_bits_avx512(flags, out) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present; lengths checked above.
-            return unsafe { unflagged_bits_avx2(flags, out) };
-        }
-    }
-    unflagged_bits_scalar(flags, out)
+    unflagged_bits_on(isa::current(), flags, out)
 }
 
-/// Scalar twin of [`unflagged_bits`].
-pub fn unflagged_bits_scalar(flags: &[u8], out: &mut [u64]) {
+/// [`unflagged_bits`] on the path `isa` (which the host must have).
+#[inline]
+pub fn unflagged_bits_on(isa: Isa, flags: &[u8], out: &mut [u64]) {
+    assert!(
+        out.len() * 64 >= flags.len(),
+        "unflagged_bits: out too short"
+    );
+    isa::assert_on_host(isa);
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the host has AVX-512 BW; lengths checked above.
+        Isa::Avx512 => unsafe { avx512::mex::unflagged_bits(flags, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the host has AVX2; lengths checked above.
+        Isa::Avx2 => unsafe { avx2::mex::unflagged_bits(flags, out) },
+        _ => unflagged_bits_portable(flags, out),
+    }
+}
+
+/// The portable path of [`unflagged_bits`]: eight flag bytes a step,
+/// gathered into eight bits by a multiply (SWAR), for flag bytes that are
+/// 0 or 1 as every kernel writes them; other bytes take the twin.
+pub fn unflagged_bits_portable(flags: &[u8], out: &mut [u64]) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    out.fill(0);
+    let mut chunks = flags.chunks_exact(8);
+    for (i, c) in (&mut chunks).enumerate() {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        if w & !LOW != 0 {
+            unflagged_tail(&flags[..8 * i + 8], 8 * i, out);
+            continue;
+        }
+        // Byte j (0 or 1) to bit 56 + j, then the eight bits down to 0..8.
+        let set = (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+        out[i / 8] |= ((!set) as u64) << (8 * (i % 8));
+    }
+    let j = flags.len() - chunks.remainder().len();
+    unflagged_tail(flags, j, out);
+}
+
+/// Reference twin of [`unflagged_bits`].
+pub fn unflagged_bits_reference(flags: &[u8], out: &mut [u64]) {
     out.fill(0);
     for (j, &f) in flags.iter().enumerate() {
         if f == 0 {
@@ -167,44 +207,8 @@ pub fn unflagged_bits_scalar(flags: &[u8], out: &mut [u64]) {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn unflagged_bits_avx2(flags: &[u8], out: &mut [u64]) {
-    use std::arch::x86_64::*;
-    let n = flags.len();
-    let zero = _mm256_setzero_si256();
-    let open = |j: usize| {
-        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32 as u64
-    };
-    out.fill(0);
-    // 32 bytes a step, so that rows of 32 values (small games) are one step.
-    let mut j = 0;
-    while j + 32 <= n {
-        out[j / 64] |= open(j) << (j % 64);
-        j += 32;
-    }
-    unflagged_tail(flags, j, out);
-}
-
-/// A word of the bitset per step: the byte test gives the 64 bits at once.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn unflagged_bits_avx512(flags: &[u8], out: &mut [u64]) {
-    use std::arch::x86_64::*;
-    let n = flags.len();
-    out.fill(0);
-    let mut j = 0;
-    while j + 64 <= n {
-        let f = _mm512_loadu_si512(flags.as_ptr().add(j) as *const _);
-        out[j / 64] = _mm512_testn_epi8_mask(f, f);
-        j += 64;
-    }
-    unflagged_tail(flags, j, out);
-}
-
 /// The scalar end of the SIMD paths: bytes `j..` one at a time.
-fn unflagged_tail(flags: &[u8], j: usize, out: &mut [u64]) {
+pub(crate) fn unflagged_tail(flags: &[u8], j: usize, out: &mut [u64]) {
     for (j, &f) in flags.iter().enumerate().skip(j) {
         if f == 0 {
             out[j / 64] |= 1 << (j % 64);
@@ -325,8 +329,11 @@ mod tests {
                 f[z] = 0;
             }
             let want = (0..f.len()).find(|&j| f[j] == 0).unwrap_or(f.len());
-            proptest::prop_assert_eq!(first_unflagged(&f), want);
-            proptest::prop_assert_eq!(first_unflagged_scalar(&f), want);
+            proptest::prop_assert_eq!(first_unflagged_reference(&f), want);
+            proptest::prop_assert_eq!(first_unflagged_portable(&f), want);
+            for isa in isa::available() {
+                proptest::prop_assert_eq!(first_unflagged_on(isa, &f), want, "{}", isa);
+            }
         }
 
         #[test]
@@ -336,17 +343,16 @@ mod tests {
             junk in proptest::prelude::any::<u64>(),
         ) {
             let words = f.len().div_ceil(64) + spare;
-            let mut a = vec![junk; words];
             let mut b = vec![!junk; words];
-            unflagged_bits(&f, &mut a);
-            unflagged_bits_scalar(&f, &mut b);
-            proptest::prop_assert_eq!(&a, &b);
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // The AVX2 path too, where AVX-512 would be taken.
-                let mut c = vec![junk; words];
-                unsafe { unflagged_bits_avx2(&f, &mut c) };
-                proptest::prop_assert_eq!(&a, &c);
+            unflagged_bits_reference(&f, &mut b);
+            let mut a = vec![junk; words];
+            unflagged_bits_portable(&f, &mut a);
+            proptest::prop_assert_eq!(&a, &b, "portable");
+            // Every path the host has (the last, the best, stays in a).
+            for isa in isa::available() {
+                a.fill(junk);
+                unflagged_bits_on(isa, &f, &mut a);
+                proptest::prop_assert_eq!(&a, &b, "{}", isa);
             }
             let want: Vec<usize> = (0..f.len()).filter(|&j| f[j] == 0).collect();
             let got: Vec<usize> = (0..words * 64).filter(|&j| a[j / 64] >> (j % 64) & 1 == 1).collect();

@@ -29,7 +29,7 @@
 use std::any::Any;
 use std::time::{Duration, Instant};
 
-use octal_kernels::pairs::or_pair_xors;
+use octal_kernels::diagonal::or_pair_xors;
 use octal_kernels::Value;
 
 use super::helper::{run_slices, Helper};

@@ -17,9 +17,8 @@
 //! threads the blocks are pipelined: see [`Sparse::sparse_block`].
 
 use octal_kernels::mex::{first_unflagged, unflagged_bits};
-use octal_kernels::pairs::{
-    checks_pay, flag_pairs, flag_xor_gather, xor_gather_bits, Check, Runs, CANDIDATES,
-};
+use octal_kernels::pairs::{flag_pairs, flag_xor_gather, xor_gather_bits};
+use octal_kernels::runs::{checks_pay, Check, Runs, CANDIDATES};
 use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::cell::RefCell;

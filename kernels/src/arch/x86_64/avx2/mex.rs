@@ -1,0 +1,37 @@
+//! AVX2 flag-row scans (see `crate::mex`).
+
+use std::arch::x86_64::*;
+
+#[target_feature(enable = "avx2")]
+pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
+    let n = flags.len();
+    let zero = _mm256_setzero_si256();
+    let mut j = 0;
+    while j + 32 <= n {
+        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
+        let m = _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32;
+        if m != 0 {
+            return j + m.trailing_zeros() as usize;
+        }
+        j += 32;
+    }
+    j + crate::mex::first_unflagged_reference(&flags[j..])
+}
+
+#[target_feature(enable = "avx2")]
+pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
+    let n = flags.len();
+    let zero = _mm256_setzero_si256();
+    let open = |j: usize| {
+        let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32 as u64
+    };
+    out.fill(0);
+    // 32 bytes a step, so that rows of 32 values (small games) are one step.
+    let mut j = 0;
+    while j + 32 <= n {
+        out[j / 64] |= open(j) << (j % 64);
+        j += 32;
+    }
+    crate::mex::unflagged_tail(flags, j, out);
+}

@@ -1,0 +1,135 @@
+//! AVX2 far flags and checked runs (see `crate::runs`): the AVX-512 method
+//! on two vectors of 16 rows.
+
+use std::arch::x86_64::*;
+
+use crate::arch::flag_offsets;
+use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+
+/// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
+    let shift = _mm_cvtsi32_si128(ROW.trailing_zeros() as i32);
+    let lo = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let hi = _mm256_add_epi16(lo, _mm256_set1_epi16(16));
+    (_mm256_sll_epi16(lo, shift), _mm256_sll_epi16(hi, shift))
+}
+
+/// Every run `(xs[j], g + starts[j])` into a group of rows: byte
+/// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1 for each
+/// `t < GROUP`. The 32 offsets are made in two vectors (they fit in 16
+/// bits: `GROUP · ROW ≤ 32768`) and stored four to a general register.
+///
+/// # Safety
+/// AVX2 is present; each `g + starts[j]` points to GROUP values and `p` to
+/// GROUP rows of ROW bytes; `xs` and `starts` have one length.
+#[target_feature(enable = "avx2")]
+pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
+    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+    let (off0, off1) = row_offsets::<ROW>();
+    let mask = _mm256_set1_epi16((ROW - 1) as i16);
+    for (&x, &start) in xs.iter().zip(starts) {
+        let q = g.add(start);
+        let x = _mm256_set1_epi16(x as u16 as i16);
+        let v0 = _mm256_loadu_si256(q as *const __m256i);
+        let v1 = _mm256_loadu_si256(q.add(16) as *const __m256i);
+        // ((x ⊕ v) & (ROW − 1)) | t · ROW.
+        let i0 = _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v0, x), mask), off0);
+        let i1 = _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v1, x), mask), off1);
+        let mut offsets = [0u64; 8];
+        _mm256_storeu_si256(offsets.as_mut_ptr() as *mut __m256i, i0);
+        _mm256_storeu_si256(offsets.as_mut_ptr().add(4) as *mut __m256i, i1);
+        flag_offsets(p, &offsets);
+    }
+}
+
+/// The checked runs of a group of rows (see `Runs::flag_checked`): each
+/// row's candidates found 32 bytes at a time, then, for each half of the
+/// group (16 rows, one vector), every run's values compared with the j-th
+/// candidate of each row: `near[j]` keeps the least `value ⊕ candidate`,
+/// 0 where a run reaches it. A half keeps its [`CANDIDATES`] accumulators
+/// in registers and takes the candidates from memory (AVX2 has 16
+/// registers, too few for both halves at once). With `check.low_bytes`
+/// the values and candidates are compared on their low bytes.
+///
+/// # Safety
+/// AVX2 is present; as for [`groups`], for every run; `lims` has GROUP
+/// limits.
+#[target_feature(enable = "avx2")]
+pub unsafe fn check_group<'e, const ROW: usize>(
+    p: *mut u8,
+    xs: &[u32],
+    starts: &[usize],
+    g: *const u16,
+    check: &Check<impl Fn(usize) -> &'e [u64]>,
+    lims: &mut [u32],
+) {
+    let (eligible, candidates) = (&check.eligible, check.candidates);
+    debug_assert!(lims.len() == GROUP && (1..=CANDIDATES).contains(&candidates));
+    let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
+    // Candidates (keyed) by row; u16::MAX, which no keyed value equals
+    // when keyed to low bytes and no value below a row of ≤ 1024 reaches,
+    // where a row has none.
+    let mut cand = [[u16::MAX; GROUP]; CANDIDATES];
+    let zero = _mm256_setzero_si256();
+    for (t, lim) in lims.iter_mut().enumerate() {
+        let r = p.add(t * ROW);
+        let el = eligible(t);
+        let chunks = (0..ROW / 32).map(|w| {
+            let bytes = _mm256_loadu_si256(r.add(32 * w) as *const __m256i);
+            let free = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, zero)) as u32;
+            let word = el.get(w / 2).copied().unwrap_or(0);
+            (32 * w, (free & (word >> (32 * (w % 2))) as u32) as u64)
+        });
+        take_candidates(&mut cand, t, candidates, lim, chunks);
+    }
+    let keyv = _mm256_set1_epi16(key as i16);
+    let unused = _mm256_set1_epi16(-1);
+    for half in 0..2 {
+        let mut keyed = [[0u16; 16]; CANDIDATES];
+        for j in 0..CANDIDATES {
+            for t in 0..16 {
+                let c = cand[j][16 * half + t];
+                keyed[j][t] = if c == u16::MAX { c } else { c & key };
+            }
+        }
+        let mut near = [unused; CANDIDATES];
+        for (&x, &start) in xs.iter().zip(starts) {
+            let q = g.add(start + 16 * half);
+            let v = _mm256_xor_si256(
+                _mm256_loadu_si256(q as *const __m256i),
+                _mm256_set1_epi16(x as u16 as i16),
+            );
+            let v = _mm256_and_si256(v, keyv);
+            for j in 0..CANDIDATES {
+                let c = _mm256_loadu_si256(keyed[j].as_ptr() as *const __m256i);
+                near[j] = _mm256_min_epu16(near[j], _mm256_xor_si256(v, c));
+            }
+        }
+        for j in 0..CANDIDATES {
+            let c = _mm256_loadu_si256(cand[j].as_ptr().add(16 * half) as *const __m256i);
+            let hit = _mm256_andnot_si256(
+                _mm256_cmpeq_epi16(c, unused),
+                _mm256_cmpeq_epi16(near[j], zero),
+            );
+            // Two mask bits a u16 lane: keep the even ones.
+            let mut h = even_bits(_mm256_movemask_epi8(hit) as u32);
+            while h != 0 {
+                let t = 16 * half + h.trailing_zeros() as usize;
+                *p.add(t * ROW + cand[j][t] as usize) = 1;
+                h &= h - 1;
+            }
+        }
+    }
+}
+
+/// The even bits of `m` (one a u16 lane of a byte mask), packed.
+#[inline(always)]
+fn even_bits(m: u32) -> u32 {
+    let mut x = m & 0x5555_5555;
+    x = (x | (x >> 1)) & 0x3333_3333;
+    x = (x | (x >> 2)) & 0x0f0f_0f0f;
+    x = (x | (x >> 4)) & 0x00ff_00ff;
+    (x | (x >> 8)) & 0x0000_ffff
+}

@@ -1,0 +1,17 @@
+//! AVX-512 flag-row scans (see `crate::mex`).
+
+use std::arch::x86_64::*;
+
+/// A word of the bitset per step: the byte test gives the 64 bits at once.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
+    let n = flags.len();
+    out.fill(0);
+    let mut j = 0;
+    while j + 64 <= n {
+        let f = _mm512_loadu_si512(flags.as_ptr().add(j) as *const _);
+        out[j / 64] = _mm512_testn_epi8_mask(f, f);
+        j += 64;
+    }
+    crate::mex::unflagged_tail(flags, j, out);
+}

@@ -1,0 +1,178 @@
+//! AVX-512 far flags and checked runs (see `crate::runs`).
+
+use std::arch::x86_64::*;
+
+use crate::arch::flag_offsets;
+use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+
+/// One run into a group of rows (see `Runs::flag_groups`): byte
+/// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1, for each
+/// `t < GROUP`. The 32 offsets are made at once in a vector (they fit
+/// in 16 bits: `GROUP · ROW ≤ 32768`) and stored by
+/// [`flag_offsets`], leaving about a shift and a store per flag
+/// where the scalar loop loads, XORs, masks and stores.
+///
+/// # Safety
+/// `q` must point to GROUP values and `p` to GROUP rows of ROW bytes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn group<const ROW: usize>(p: *mut u8, x: u32, q: *const u16) {
+    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+    let v = _mm512_loadu_si512(q as *const _);
+    let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
+    let shift = ROW.trailing_zeros();
+    // ((x ⊕ v) & (ROW − 1)) + t · ROW, with t · ROW = (t << shift).
+    let idx = _mm512_ternarylogic_epi32::<0xf8>(
+        _mm512_sllv_epi16(off, _mm512_set1_epi16(shift as i16)),
+        _mm512_xor_si512(v, _mm512_set1_epi16(x as u16 as i16)),
+        _mm512_set1_epi16((ROW - 1) as i16),
+    );
+    let mut offsets = [0u64; 8];
+    _mm512_storeu_si512(offsets.as_mut_ptr() as *mut _, idx);
+    flag_offsets(p, &offsets);
+}
+
+/// [`group`] for every run `(xs[j], g + starts[j])`.
+///
+/// # Safety
+/// As for [`group`], for every run; `xs` and `starts` of one length.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
+    for (&x, &start) in xs.iter().zip(starts) {
+        group::<ROW>(p, x, g.add(start));
+    }
+}
+
+/// The checked runs of a group of rows (see `Runs::flag_checked`):
+/// each row's candidates are found 64 bytes at a time, then each run's
+/// 32 values are compared with the k-th candidate of every row at
+/// once, [`CANDIDATES`] compares a run (unused ones never
+/// match), and the candidates reached are flagged at the end.
+///
+/// # Safety
+/// As for [`group`], for every run; `lims` has GROUP limits; with
+/// `check.low_bytes`, AVX-512 VBMI must be present (the dispatcher sends
+/// chips without it to the AVX2 check).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn check_group<'e, const ROW: usize>(
+    p: *mut u8,
+    xs: &[u32],
+    starts: &[usize],
+    g: *const u16,
+    check: &Check<impl Fn(usize) -> &'e [u64]>,
+    lims: &mut [u32],
+) {
+    let (eligible, candidates) = (&check.eligible, check.candidates);
+    const K: usize = CANDIDATES;
+    debug_assert!(lims.len() == GROUP && (1..=K).contains(&candidates));
+    let mut cand = [[u16::MAX; GROUP]; K];
+    for (t, lim) in lims.iter_mut().enumerate() {
+        let r = p.add(t * ROW);
+        let el = eligible(t);
+        let chunks = (0..ROW / 64).map(|w| {
+            let bytes = _mm512_loadu_si512(r.add(64 * w) as *const _);
+            let open = _mm512_testn_epi8_mask(bytes, bytes) & el.get(w).copied().unwrap_or(0);
+            (64 * w, open)
+        });
+        take_candidates(&mut cand, t, candidates, lim, chunks);
+    }
+    let hits = if check.low_bytes {
+        narrow_hits(&cand, xs, starts, g)
+    } else {
+        wide_hits(&cand, xs, starts, g)
+    };
+    for (j, mut h) in hits.into_iter().enumerate() {
+        while h != 0 {
+            let t = h.trailing_zeros() as usize;
+            *p.add(t * ROW + cand[j][t] as usize) = 1;
+            h &= h - 1;
+        }
+    }
+}
+
+/// Which rows each checked run reaches the j-th candidate of (bit t
+/// for row t), runs `(xs[i], g + starts[i])`, candidates `cand[j][t]`
+/// (u16::MAX where the row has none): 32 rows a vector. Lane t of
+/// `near[j]` is the least `value ⊕ candidate` over the runs, 0 where
+/// one reaches it. (Two vector operations a compare and no mask
+/// registers: compares into masks, OR-ed through general registers,
+/// took 2.5× as long in a microbenchmark.)
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn wide_hits(
+    cand: &[[u16; GROUP]; CANDIDATES],
+    xs: &[u32],
+    starts: &[usize],
+    g: *const u16,
+) -> [u32; CANDIDATES] {
+    let cv: [__m512i; CANDIDATES] =
+        std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
+    let mut near = [_mm512_set1_epi16(-1); CANDIDATES];
+    for (&x, &start) in xs.iter().zip(starts) {
+        let v = _mm512_xor_si512(
+            _mm512_loadu_si512(g.add(start) as *const _),
+            _mm512_set1_epi16(x as u16 as i16),
+        );
+        for j in 0..CANDIDATES {
+            near[j] = _mm512_min_epu16(near[j], _mm512_xor_si512(v, cv[j]));
+        }
+    }
+    let unused = _mm512_set1_epi16(-1);
+    std::array::from_fn(|j| {
+        _mm512_testn_epi16_mask(near[j], near[j]) & _mm512_cmpneq_epi16_mask(cv[j], unused)
+    })
+}
+
+/// [`wide_hits`] on the low bytes of the values only (see
+/// `Runs::flag_checked`): two runs a vector, 64 byte lanes, half the
+/// operations.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn narrow_hits(
+    cand: &[[u16; GROUP]; CANDIDATES],
+    xs: &[u32],
+    starts: &[usize],
+    g: *const u16,
+) -> [u32; CANDIDATES] {
+    let lows = _mm512_loadu_si512(super::LOW_BYTES.as_ptr() as *const _);
+    // Each row's candidate in byte t and byte 32 + t.
+    let cv: [__m512i; CANDIDATES] = std::array::from_fn(|j| {
+        let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+        _mm512_permutex2var_epi8(c, lows, c)
+    });
+    let mut near = [_mm512_set1_epi8(-1); CANDIDATES];
+    let mut step = |(xa, sa): (u32, usize), (xb, sb): (u32, usize)| {
+        let v = _mm512_permutex2var_epi8(
+            _mm512_loadu_si512(g.add(sa) as *const _),
+            lows,
+            _mm512_loadu_si512(g.add(sb) as *const _),
+        );
+        let x = _mm512_mask_set1_epi8(_mm512_set1_epi8(xa as i8), !0u64 << 32, xb as i8);
+        let v = _mm512_xor_si512(v, x);
+        for j in 0..CANDIDATES {
+            near[j] = _mm512_min_epu8(near[j], _mm512_xor_si512(v, cv[j]));
+        }
+    };
+    let mut runs = xs.iter().copied().zip(starts.iter().copied());
+    while let Some(a) = runs.next() {
+        // An odd last run goes with itself.
+        step(a, runs.next().unwrap_or(a));
+    }
+    let unused = _mm512_set1_epi16(-1);
+    std::array::from_fn(|j| {
+        let m = _mm512_testn_epi8_mask(near[j], near[j]);
+        let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+        (m as u32 | (m >> 32) as u32) & _mm512_cmpneq_epi16_mask(c, unused)
+    })
+}
+
+/// Lane t ↦ t (shifted to t · ROW by [`group`]).
+const ROW_OFFSETS: [u16; 32] = {
+    let mut r = [0u16; 32];
+    let mut j = 0;
+    while j < 32 {
+        r[j] = j as u16;
+        j += 1;
+    }
+    r
+};

@@ -1,0 +1,291 @@
+//! Which instruction set the kernels run on: the host's features detected
+//! once, the path chosen once, and `OCTAL_ISA` to force a lower one.
+//!
+//! Every dispatching kernel (`strike_xors`, `Runs::flag`, `or_pair_xors`,
+//! …) takes the path [`current`] names, and has a `*_on` form that takes a
+//! path as an argument, so that tests and benchmarks reach every path the
+//! host has ([`available`]), not only the one dispatch picks. The paths:
+//!
+//! | path | where | what |
+//! | --- | --- | --- |
+//! | `scalar` | everywhere | portable Rust, no intrinsics: blocked and branch-light, what every other architecture gets |
+//! | `avx2` | x86-64 with AVX2 (2013 on) | 256-bit vectors |
+//! | `avx512` | x86-64 with AVX-512 F and BW | 512-bit vectors and mask registers; kernels that need VBMI, VBMI2 and BITALG take their AVX2 path on chips without them (Skylake-SP, Cascade Lake) |
+//! | `neon` | aarch64 | 128-bit vectors |
+//!
+//! Beside these, each kernel keeps a reference twin (`*_reference`): the
+//! plainest code that states what the kernel computes, which the tests pin
+//! every path to.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::OnceLock;
+
+/// An instruction set the kernels have paths for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Isa {
+    /// Portable Rust, no intrinsics.
+    Scalar = 1,
+    /// x86-64 AVX2.
+    Avx2 = 2,
+    /// x86-64 AVX-512 (F and BW at least).
+    Avx512 = 3,
+    /// aarch64 NEON (Advanced SIMD).
+    Neon = 4,
+}
+
+/// Every path, in the order [`available`] lists them.
+pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Avx2, Isa::Avx512, Isa::Neon];
+
+/// The name of the environment variable that forces a path.
+pub const ENV: &str = "OCTAL_ISA";
+
+impl Isa {
+    /// The name `OCTAL_ISA` and `--json` use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+            Isa::Neon => "neon",
+        }
+    }
+
+    /// Whether this host can run the path.
+    pub fn on_host(self) -> bool {
+        let f = features();
+        match self {
+            Isa::Scalar => true,
+            Isa::Avx2 => f.avx2,
+            Isa::Avx512 => f.avx512,
+            Isa::Neon => f.neon,
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Isa {
+    type Err = IsaError;
+    /// One of `scalar`, `avx2`, `avx512`, `neon` (any case, no spaces).
+    fn from_str(s: &str) -> Result<Self, IsaError> {
+        ALL.into_iter()
+            .find(|isa| isa.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| IsaError::Unknown(s.to_string()))
+    }
+}
+
+/// Why a path can't be chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IsaError {
+    /// Not the name of a path.
+    Unknown(String),
+    /// A path this host's CPU lacks.
+    NotOnHost(Isa),
+}
+
+impl fmt::Display for IsaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IsaError::Unknown(s) => write!(
+                f,
+                "{ENV}={s:?} is not an instruction set: use scalar, avx2, avx512 or neon"
+            ),
+            IsaError::NotOnHost(isa) => write!(
+                f,
+                "{ENV}={isa}: this CPU does not have {isa} (it has: {})",
+                available().map(Isa::name).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IsaError {}
+
+/// What this host's CPU offers the kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// AVX2 (x86-64).
+    pub avx2: bool,
+    /// AVX-512 F and BW (x86-64): the `avx512` path.
+    pub avx512: bool,
+    /// AVX-512 VBMI, VBMI2, BITALG and POPCNT too (Ice Lake, Zen 4 and
+    /// later): the byte permutes of the diagonal kernel and of the checked
+    /// runs' low bytes.
+    pub avx512_vbmi: bool,
+    /// NEON (aarch64; always present there).
+    pub neon: bool,
+}
+
+/// The host's features, detected on first use.
+pub fn features() -> Features {
+    static FEATURES: OnceLock<Features> = OnceLock::new();
+    *FEATURES.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Features {
+    use std::arch::is_x86_feature_detected as has;
+    let avx512 = has!("avx512f") && has!("avx512bw");
+    Features {
+        avx2: has!("avx2"),
+        avx512,
+        avx512_vbmi: avx512
+            && has!("avx512vbmi")
+            && has!("avx512vbmi2")
+            && has!("avx512bitalg")
+            && has!("popcnt"),
+        neon: false,
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+fn detect() -> Features {
+    Features {
+        avx2: false,
+        avx512: false,
+        avx512_vbmi: false,
+        neon: std::arch::is_aarch64_feature_detected!("neon"),
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn detect() -> Features {
+    Features {
+        avx2: false,
+        avx512: false,
+        avx512_vbmi: false,
+        neon: false,
+    }
+}
+
+/// Every path this host can run, scalar first, best last.
+pub fn available() -> impl Iterator<Item = Isa> {
+    ALL.into_iter().filter(|isa| isa.on_host())
+}
+
+/// The best path this host has.
+pub fn best() -> Isa {
+    let f = features();
+    if f.avx512 {
+        Isa::Avx512
+    } else if f.avx2 {
+        Isa::Avx2
+    } else if f.neon {
+        Isa::Neon
+    } else {
+        Isa::Scalar
+    }
+}
+
+/// The chosen path (`Isa as u8`), 0 until the first [`current`].
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// The path the dispatching kernels take: [`select`]ed, else `OCTAL_ISA`
+/// where it names a path this host has, else [`best`]. (A program should
+/// call [`from_env`] first, to report a bad `OCTAL_ISA` rather than have
+/// it ignored.)
+#[inline]
+pub fn current() -> Isa {
+    match CHOSEN.load(Ordering::Relaxed) {
+        1 => Isa::Scalar,
+        2 => Isa::Avx2,
+        3 => Isa::Avx512,
+        4 => Isa::Neon,
+        _ => choose(),
+    }
+}
+
+#[cold]
+fn choose() -> Isa {
+    let isa = from_env().ok().flatten().unwrap_or_else(best);
+    // A select() that raced this one wins.
+    match CHOSEN.compare_exchange(0, isa as u8, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => isa,
+        Err(_) => current(),
+    }
+}
+
+/// The path `OCTAL_ISA` names: `None` when it is unset or empty, an error
+/// when it names no path or one this host lacks.
+pub fn from_env() -> Result<Option<Isa>, IsaError> {
+    match std::env::var(ENV) {
+        Ok(s) if !s.is_empty() => {
+            let isa: Isa = s.parse()?;
+            if isa.on_host() {
+                Ok(Some(isa))
+            } else {
+                Err(IsaError::NotOnHost(isa))
+            }
+        }
+        // Unset, empty, or not Unicode (which names no path either).
+        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(s)) => Err(IsaError::Unknown(format!("{s:?}"))),
+    }
+}
+
+/// Makes every dispatching kernel take `isa` from now on.
+pub fn select(isa: Isa) -> Result<(), IsaError> {
+    if !isa.on_host() {
+        return Err(IsaError::NotOnHost(isa));
+    }
+    CHOSEN.store(isa as u8, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Panics unless the host has `isa`: the `*_on` forms of the kernels call
+/// it before taking a path, so that asking for a path the CPU lacks is a
+/// clear panic, never an illegal instruction.
+#[inline]
+pub(crate) fn assert_on_host(isa: Isa) {
+    assert!(isa.on_host(), "the {isa} path is not on this host");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for isa in ALL {
+            assert_eq!(isa.name().parse::<Isa>(), Ok(isa));
+            assert_eq!(isa.name().to_uppercase().parse::<Isa>(), Ok(isa));
+        }
+        assert!(matches!("sse2".parse::<Isa>(), Err(IsaError::Unknown(_))));
+        assert!(matches!(" avx2".parse::<Isa>(), Err(IsaError::Unknown(_))));
+    }
+
+    #[test]
+    fn the_host_has_scalar_and_its_best() {
+        let have: Vec<Isa> = available().collect();
+        assert_eq!(have[0], Isa::Scalar);
+        assert!(have.contains(&best()));
+        assert!(best().on_host());
+        // x86-64 and aarch64 never both.
+        assert!(!(Isa::Neon.on_host() && Isa::Avx2.on_host()));
+        // AVX-512 here means F and BW; every such chip has AVX2.
+        if Isa::Avx512.on_host() {
+            assert!(Isa::Avx2.on_host());
+        }
+        #[cfg(target_arch = "aarch64")]
+        assert!(Isa::Neon.on_host());
+    }
+
+    #[test]
+    fn a_path_the_host_lacks_is_refused() {
+        let missing = ALL.into_iter().find(|isa| !isa.on_host());
+        let missing = missing.expect("no host has both avx2 and neon");
+        assert_eq!(select(missing), Err(IsaError::NotOnHost(missing)));
+        let msg = IsaError::NotOnHost(missing).to_string();
+        assert!(
+            msg.contains(missing.name()) && msg.contains("scalar"),
+            "{msg}"
+        );
+    }
+}
