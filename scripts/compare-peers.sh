@@ -8,6 +8,10 @@
 #   scripts/compare-peers.sh 0.6 .16   # only these games of the table
 #   scripts/compare-peers.sh --repeat 3 # 3 rounds (ogsolve, octal 1t, 2t
 #                                       # in turn), least time of each
+#   scripts/compare-peers.sh --isa avx2,scalar
+#                                       # octal's columns under each of these
+#                                       # kernel paths (OCTAL_ISA), beside one
+#                                       # ogsolve time; default: the host's best
 #
 # ogsolve is installed into a temporary directory (nothing is vendored);
 # OGSOLVE=/path/to/ogsolve reuses a binary installed that way before.
@@ -19,13 +23,15 @@ cd "$(dirname "$0")/.."
 
 scale=1
 repeat=1
+isas=()
 only=()
 while (($#)); do
     case "$1" in
     --quick) scale=100 ;;
     --scale) scale=${2:?--scale needs a divisor}; shift ;;
     --repeat) repeat=${2:?--repeat needs a count}; shift ;;
-    -*) echo "usage: $0 [--quick | --scale K] [--repeat K] [GAME...]" >&2; exit 2 ;;
+    --isa) IFS=, read -r -a isas <<<"${2:?--isa needs a list, e.g. avx2,scalar}"; shift ;;
+    -*) echo "usage: $0 [--quick | --scale K] [--repeat K] [--isa LIST] [GAME...]" >&2; exit 2 ;;
     .*) only+=("0$1") ;; # .16 is written 0.16 in the table
     *) only+=("$1") ;;
     esac
@@ -43,6 +49,12 @@ else
 fi
 cargo build --release --quiet
 octal=target/release/octal
+if ((${#isas[@]} == 0)); then
+    isas=("$("$octal" run 0.6 --to 10 --no-store --json --quiet | sed -n 's/.*"isa":"\([a-z0-9]*\)".*/\1/p')")
+fi
+for isa in "${isas[@]}"; do # a path this host lacks fails here, not mid-table
+    OCTAL_ISA=$isa "$octal" run 0.6 --to 10 --no-store --quiet >/dev/null
+done
 
 now() { date +%s.%N; }
 
@@ -58,10 +70,10 @@ run_ogsolve() { # game, last heap, method -> "seconds value percent"
     echo "$(echo "$t1 - $t0" | bc -l) $v $p"
 }
 
-run_octal() { # game, values, threads -> "seconds value percent"
+run_octal() { # game, values, threads, isa -> "seconds value percent"
     local t0 t1 out
     t0=$(now)
-    out=$("$octal" run "$1" --to "$2" --threads "$3" --json --quiet --no-store --keep-going)
+    out=$(OCTAL_ISA=$4 "$octal" run "$1" --to "$2" --threads "$3" --json --quiet --no-store --keep-going)
     t1=$(now)
     local v z
     v=$(sed -n 's/.*"last_value":\([0-9]*\).*/\1/p' <<<"$out")
@@ -92,7 +104,11 @@ games=(
     "0.333337 1000000 naive"
 )
 
-printf '%-10s %10s %-7s %10s %12s %12s %8s %s\n' game values method ogsolve_s octal_1t_s octal_2t_s ratio agree
+flags=$(grep -m1 -oE '^(flags|Features)\s*:.*' /proc/cpuinfo | tr ' ' '\n' |
+    grep -xE 'avx2|avx512f|avx512bw|avx512vbmi|avx512_vbmi2|avx512_bitalg|asimd|neon' | tr '\n' ' ')
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -m); SIMD: ${flags:-none}"
+printf '%-10s %10s %-7s %10s %-7s %12s %12s %8s %8s %8s %s\n' game values method ogsolve_s isa \
+    octal_1t_s octal_2t_s ratio_1t 2t/1t ratio_2t agree
 fail=0
 for row in "${games[@]}"; do
     read -r game size methods <<<"$row"
@@ -102,29 +118,35 @@ for row in "${games[@]}"; do
     n=$((size / scale))
     # shellcheck disable=SC2086
     method=$(fastest_method "$game" $((n / 20 - 1)) $methods)
-    # Rounds of the three runs in turn (so that a slow spell of this
-    # machine hits all three alike); the least time of each counts, and
-    # every round's values must agree.
-    agree=yes ot="" t1="" t2=""
+    # Rounds of all the runs in turn (so that a slow spell of this machine
+    # hits them alike); the least time of each counts, and every round's
+    # values must agree.
+    agree=yes ot=""
+    declare -A t1=() t2=()
     for ((r = 0; r < repeat; r++)); do
         read -r a ov op < <(run_ogsolve "$game" $((n - 1)) "$method")
-        read -r b v1 p1 < <(run_octal "$game" "$n" 1)
-        read -r c v2 p2 < <(run_octal "$game" "$n" 2)
-        ot=$(least "$ot" "$a") t1=$(least "$t1" "$b") t2=$(least "$t2" "$c")
-        if [[ "$ov" != "$v1" || "$ov" != "$v2" || "$op" != "$p1" || "$op" != "$p2" ]]; then
-            agree="NO (ogsolve G=$ov zeros=$op%, octal G=$v1/$v2 zeros=$p1/$p2%)"
-            fail=1
-        fi
+        ot=$(least "$ot" "$a")
+        line="round $((r + 1)): $game ogsolve $a s"
+        for isa in "${isas[@]}"; do
+            read -r b v1 p1 < <(run_octal "$game" "$n" 1 "$isa")
+            read -r c v2 p2 < <(run_octal "$game" "$n" 2 "$isa")
+            t1[$isa]=$(least "${t1[$isa]:-}" "$b") t2[$isa]=$(least "${t2[$isa]:-}" "$c")
+            if [[ "$ov" != "$v1" || "$ov" != "$v2" || "$op" != "$p1" || "$op" != "$p2" ]]; then
+                agree="NO (ogsolve G=$ov zeros=$op%, octal $isa G=$v1/$v2 zeros=$p1/$p2%)"
+                fail=1
+            fi
+            line+=", $isa $b s / $c s"
+        done
         if ((repeat > 1)); then
-            printf 'round %d: %s %.2f s, octal %.2f s / %.2f s\n' $((r + 1)) "$game" "$a" "$b" "$c" >&2
+            echo "$line" >&2
         fi
     done
-    printf '%-10s %10s %-7s %10.2f %12.2f %12.2f %7.1fx %s\n' "$game" "$n" "$method" "$ot" "$t1" "$t2" \
-        "$(echo "$ot / $t1" | bc -l)" "$agree"
-    printf '%-10s %10s %-7s %10s %12s %12s %7.2fx %s\n' "" "" "" "" "" "2t vs 1t:" \
-        "$(echo "$t1 / $t2" | bc -l)" ""
-    printf '%-10s %10s %-7s %10s %12s %12s %7.1fx %s\n' "" "" "" "" "" "ogsolve/2t:" \
-        "$(echo "$ot / $t2" | bc -l)" ""
+    for isa in "${isas[@]}"; do
+        printf '%-10s %10s %-7s %10.2f %-7s %12.2f %12.2f %7.1fx %7.2fx %7.1fx %s\n' "$game" "$n" "$method" \
+            "$ot" "$isa" "${t1[$isa]}" "${t2[$isa]}" "$(echo "$ot / ${t1[$isa]}" | bc -l)" \
+            "$(echo "${t1[$isa]} / ${t2[$isa]}" | bc -l)" "$(echo "$ot / ${t2[$isa]}" | bc -l)" "$agree"
+    done
+    unset t1 t2
 done
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; least of $repeat round(s)"
+echo "least of $repeat round(s); ratio_1t = ogsolve / octal on 1 thread, ratio_2t on 2 threads"
 exit $fail

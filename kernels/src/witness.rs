@@ -53,12 +53,18 @@ pub fn strike_xors_on<V: Value>(isa: Isa, set: &mut [u64], lo: &[V], hi: &[V]) -
 }
 
 /// The portable path of [`strike_xors`]: [`BLOCK`] pairs at a time, each
-/// tested against the set without a branch (a load, a shift and an OR),
-/// and only a block that hit something struck pair by pair.
+/// tested against the set without a branch, and only a block that hit
+/// something struck pair by pair. For u16 runs and sets of at most
+/// [`SIMD_WORDS`] words the test is one byte load from a map of every u16
+/// value (a thread's 64 KiB, of which only the set's values are ever
+/// written or read); otherwise a load, a shift and a compare.
 pub fn strike_xors_portable<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
     let words = set.len();
     if words == 0 || set.iter().all(|&w| w == 0) {
         return true;
+    }
+    if let Some((lo, hi)) = crate::as_u16(lo, hi).filter(|_| words <= SIMD_WORDS) {
+        return PRESENT.with(|p| strike_bytes(&mut p.borrow_mut(), set, lo, hi));
     }
     let bits = (words * 64) as u32;
     let n = lo.len();
@@ -77,6 +83,70 @@ pub fn strike_xors_portable<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bo
             return true;
         }
         k = end;
+    }
+    false
+}
+
+thread_local! {
+    /// A byte for every u16 value: 1 for the values of the set being
+    /// struck, 0 elsewhere between calls.
+    static PRESENT: std::cell::RefCell<Box<[u8; 1 << 16]>> =
+        std::cell::RefCell::new(vec![0; 1 << 16].into_boxed_slice().try_into().expect("64 KiB"));
+}
+
+/// [`strike_xors_portable`] with a byte map: `present` is all 0 on entry
+/// and on return.
+fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
+    let mut left = 0u32;
+    for (w, &word) in set.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            present[64 * w + m.trailing_zeros() as usize] = 1;
+            left += 1;
+            m &= m - 1;
+        }
+    }
+    let n = lo.len();
+    let mut k = 0;
+    while k < n {
+        let end = (k + BLOCK).min(n);
+        let (a, b) = (&lo[k..end], &hi[n - end..n - k]);
+        // Four pairs a step into four accumulators (the loads of one step
+        // do not wait for the last); the first of `b`'s chunks from the
+        // end pairs with the first of `a`'s.
+        let mut any = [0u8; 4];
+        let (ca, cb) = (a.chunks_exact(4), b.rchunks_exact(4));
+        let (ra, rb) = (ca.remainder(), cb.remainder());
+        for (x, y) in ca.zip(cb) {
+            for u in 0..4 {
+                any[u] |= present[(x[u] ^ y[3 - u]) as usize];
+            }
+        }
+        for (x, y) in ra.iter().zip(rb.iter().rev()) {
+            any[0] |= present[(x ^ y) as usize];
+        }
+        if any != [0; 4] {
+            for (x, y) in a.iter().zip(b.iter().rev()) {
+                let v = (x ^ y) as usize;
+                if present[v] != 0 {
+                    present[v] = 0;
+                    set[v / 64] &= !(1 << (v % 64));
+                    left -= 1;
+                    if left == 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        k = end;
+    }
+    // Unmark what is left.
+    for (w, &word) in set.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            present[64 * w + m.trailing_zeros() as usize] = 0;
+            m &= m - 1;
+        }
     }
     false
 }

@@ -1,93 +1,151 @@
 //! The AVX2 witness strike (see `crate::witness`).
 //!
 //! AVX2 has no 16-bit permute across a register, so the AVX-512 method
-//! (the set as a lookup table in registers) does not carry over. But a
-//! scan usually starts with about ten values and strikes them one by one,
-//! so once the set is small its values are compared with 32 pairs at a
-//! time instead: a compare and an OR per value and 16 pairs. A set still
-//! larger than [`LIST`] is struck by the portable blocked loop until it
-//! is not.
+//! (the set as a table of words in two registers) does not carry over.
+//! Instead the set, as bytes, is split into tables of 16 bytes (128
+//! values each, up to 8 for 1024 values) broadcast to both halves of a
+//! register, and each of 32 values is looked up with `vpshufb` in every
+//! table: its byte (value / 8) in the table whose number its high nibble
+//! names, then its bit (value % 8). A step of 32 pairs costs the same
+//! whatever the set holds, and a value struck only reloads the tables.
 
 use std::arch::x86_64::*;
 
 use super::xors32;
 
-/// Most values the compare loop takes.
-pub const LIST: usize = 12;
+/// Sets of at most this many values take their hits value by value, in
+/// registers; larger ones lane by lane, through memory.
+const FEW: usize = 4;
 
-/// See [`crate::witness::strike_xors`].
+/// See [`crate::witness::strike_xors`]; `set.len() ≤ 16`.
 ///
 /// # Safety
 /// AVX2 is present.
 #[target_feature(enable = "avx2")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
+    debug_assert!(set.len() <= crate::witness::SIMD_WORDS);
+    let left: u32 = set.iter().map(|w| w.count_ones()).sum();
+    if left == 0 {
+        return true;
+    }
+    match set.len() {
+        0..=2 => strike_in::<1>(set, lo, hi, left),
+        3..=4 => strike_in::<2>(set, lo, hi, left),
+        5..=8 => strike_in::<4>(set, lo, hi, left),
+        _ => strike_in::<8>(set, lo, hi, left),
+    }
+}
+
+/// The tables of a set: `T` times 16 bytes, each in both halves.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn tables<const T: usize>(buf: &[u64; 16]) -> [__m256i; T] {
+    let bytes = buf.as_ptr() as *const u8;
+    std::array::from_fn(|t| {
+        _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.add(16 * t) as *const __m128i))
+    })
+}
+
+/// [`strike_xors_u16`] with the set (`left` values, `set.len() ≤ 2T`) in
+/// `T` tables.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn strike_in<const T: usize>(
+    set: &mut [u64],
+    lo: &[u16],
+    hi: &[u16],
+    mut left: u32,
+) -> bool {
     let n = lo.len();
     let bits = set.len() * 64;
+    // The set, zero-padded to the tables; struck values leave it here.
+    let mut buf = [0u64; 16];
+    debug_assert!(set.len() <= 2 * T);
+    buf[..set.len()].copy_from_slice(set);
+    let mut t = tables::<T>(&buf);
+    let seven = _mm256_set1_epi16(7);
+    let zero = _mm256_setzero_si256();
+    let room = _mm256_set1_epi8(0x70);
+    // Byte b ↦ 1 << b, for b < 8, in both halves.
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, //
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+    );
     let mut k = 0;
-    loop {
-        let left: u32 = set.iter().map(|w| w.count_ones()).sum();
-        if left == 0 {
-            return true;
-        }
-        if k == n {
-            return false;
-        }
-        if left as usize <= LIST {
-            break;
-        }
-        let end = (k + crate::witness::BLOCK).min(n);
-        if crate::witness::strike_xors_portable(set, &lo[k..end], &hi[n - end..n - k]) {
-            return true;
-        }
-        k = end;
-    }
-    // The values left, as a list; the set is emptied as they are struck.
-    let mut vals = [0u16; LIST];
-    let mut c = 0;
-    for (w, &word) in set.iter().enumerate() {
-        let mut m = word;
-        while m != 0 {
-            vals[c] = (64 * w) as u16 + m.trailing_zeros() as u16;
-            c += 1;
-            m &= m - 1;
-        }
-    }
-    debug_assert!(bits <= 1 << 16);
-    let strike = |v: u16, vals: &mut [u16; LIST], c: &mut usize, set: &mut [u64]| {
-        if let Some(i) = vals[..*c].iter().position(|&u| u == v) {
-            *c -= 1;
-            vals[i] = vals[*c];
-            set[v as usize / 64] &= !(1 << (v % 64));
-        }
-    };
     while k + 32 <= n {
         let (x0, x1) = xors32(lo, hi, k);
-        let mut hit = _mm256_setzero_si256();
-        for &v in &vals[..c] {
-            let v = _mm256_set1_epi16(v as i16);
-            hit = _mm256_or_si256(
-                hit,
-                _mm256_or_si256(_mm256_cmpeq_epi16(x0, v), _mm256_cmpeq_epi16(x1, v)),
-            );
+        // Bytes 0–7 are pairs 0–7, 8–15 pairs 16–23, 16–23 pairs 8–15 and
+        // 24–31 pairs 24–31 (the order of packus); values of 2048 and
+        // more saturate to byte 255, which no table holds.
+        let idx = _mm256_packus_epi16(_mm256_srli_epi16::<3>(x0), _mm256_srli_epi16::<3>(x1));
+        let low = _mm256_packus_epi16(_mm256_and_si256(x0, seven), _mm256_and_si256(x1, seven));
+        let bit = _mm256_shuffle_epi8(bit_of, low);
+        let mut byte = zero;
+        for (j, tj) in t.iter().enumerate() {
+            // Below 16 (bit 7 clear once 0x70 is added) only where the
+            // byte's high nibble is j; vpshufb gives 0 for bit 7 set.
+            let sel = _mm256_adds_epu8(_mm256_xor_si256(idx, _mm256_set1_epi8(16 * j as i8)), room);
+            byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(*tj, sel));
         }
-        if _mm256_testz_si256(hit, hit) == 0 {
+        let hit = _mm256_and_si256(byte, bit);
+        if _mm256_testz_si256(hit, hit) == 0 && left as usize <= FEW {
+            // Each value left tested against the 32 pairs in registers
+            // (lanes that hit one value together cost one strike, and no
+            // lane goes through memory).
+            for w in 0..2 * T {
+                let mut m = buf[w];
+                while m != 0 {
+                    let v = 64 * w + m.trailing_zeros() as usize;
+                    let e = _mm256_set1_epi16(v as i16);
+                    let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, e), _mm256_cmpeq_epi16(x1, e));
+                    if _mm256_testz_si256(eq, eq) == 0 && strike(v, &mut buf, &mut left) {
+                        set.fill(0);
+                        return true;
+                    }
+                    m &= m - 1;
+                }
+            }
+            t = tables::<T>(&buf);
+        } else if _mm256_testz_si256(hit, hit) == 0 {
+            let mut m = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero)) as u32);
             let mut xs = [0u16; 32];
             _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x0);
             _mm256_storeu_si256(xs.as_mut_ptr().add(16) as *mut __m256i, x1);
-            for &x in &xs {
-                strike(x, &mut vals, &mut c, set);
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                let pair = match j {
+                    8..=15 => j + 8,
+                    16..=23 => j - 8,
+                    _ => j,
+                };
+                if strike(xs[pair] as usize, &mut buf, &mut left) {
+                    set.fill(0);
+                    return true;
+                }
+                m &= m - 1;
             }
-            if c == 0 {
-                return true;
-            }
+            t = tables::<T>(&buf);
         }
         k += 32;
     }
     for j in k..n {
-        strike(lo[j] ^ hi[n - 1 - j], &mut vals, &mut c, set);
-        if c == 0 {
+        let v = (lo[j] ^ hi[n - 1 - j]) as usize;
+        if v < bits && strike(v, &mut buf, &mut left) {
+            set.fill(0);
             return true;
         }
     }
+    set.copy_from_slice(&buf[..set.len()]);
     false
+}
+
+/// Takes `v` out of the set `buf` (`left` values); true once it is empty.
+#[inline(always)]
+fn strike(v: usize, buf: &mut [u64; 16], left: &mut u32) -> bool {
+    let (w, b) = (v / 64, 1u64 << (v % 64));
+    if buf[w] & b != 0 {
+        buf[w] &= !b;
+        *left -= 1;
+    }
+    *left == 0
 }
