@@ -77,12 +77,13 @@ pub fn or_pair_xors_on<V: Value>(
     bytes.resize(bound, 0);
     let or = crate::pairs::flag_pairs_or(isa, bytes, lo, hi);
     assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
-    for (w, row) in bits.iter_mut().zip(bytes.chunks_exact(64)) {
-        let mut m = 0u64;
-        for (j, &b) in row.iter().enumerate() {
-            m |= ((b != 0) as u64) << j;
+    // The flagged bytes as bits, 1024 at a time (the open ones, inverted).
+    let mut open = [0u64; 16];
+    for (words, row) in bits.chunks_mut(16).zip(bytes.chunks(1024)) {
+        crate::mex::unflagged_bits_on(isa, row, &mut open[..words.len()]);
+        for (w, o) in words.iter_mut().zip(&open) {
+            *w |= !o;
         }
-        *w |= m;
     }
 }
 
