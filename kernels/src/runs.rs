@@ -71,34 +71,35 @@ pub fn checks_pay_on<V: Value>(isa: Isa, row: usize) -> bool {
         && isa == Isa::Avx512
 }
 
-/// Takes row `t`'s candidates (see [`Runs::flag_checked`]) into
-/// `cand[..][t]` from its open eligible values, given a chunk at a time as
-/// `(first value, bits)` (a lazy iterator: chunks past the last candidate
-/// are never made), and lowers its limit once it has them all: the one
-/// loop of every vector check.
+/// Adds the open eligible values `base + i`, for the bits `i` of `open`,
+/// to row `t`'s candidates (see [`Runs::flag_checked`]), `c` of them so
+/// far; true once it has `candidates`, its limit lowered to the last. The
+/// one step of every vector check's candidate loop, which makes `open` a
+/// chunk at a time and stops at true (the loop stays in the kernel, whose
+/// target features a closure would not inherit).
 #[inline(always)]
 #[allow(dead_code)] // no vector check on other architectures
 pub(crate) fn take_candidates(
     cand: &mut [[u16; GROUP]; CANDIDATES],
     t: usize,
-    candidates: usize,
+    (c, candidates): (&mut usize, usize),
     lim: &mut u32,
-    chunks: impl Iterator<Item = (usize, u64)>,
-) {
-    let mut c = 0;
-    'row: for (base, mut open) in chunks {
-        while open != 0 {
-            if c == candidates {
-                break 'row;
-            }
-            cand[c][t] = (base + open.trailing_zeros() as usize) as u16;
-            c += 1;
-            open &= open - 1;
+    base: usize,
+    mut open: u64,
+) -> bool {
+    while open != 0 {
+        if *c == candidates {
+            break;
         }
+        cand[*c][t] = (base + open.trailing_zeros() as usize) as u16;
+        *c += 1;
+        open &= open - 1;
     }
-    if c == candidates {
-        *lim = (*lim).min(cand[c - 1][t] as u32);
+    if *c == candidates {
+        *lim = (*lim).min(cand[*c - 1][t] as u32);
+        return true;
     }
+    false
 }
 
 /// Whether `isa` has vector far flags (see [`vector_groups`]).
@@ -391,7 +392,7 @@ impl Runs {
         let vectors = ROW != 0 && TypeId::of::<V>() == TypeId::of::<u16>() && vector_flags(isa);
         let g16 = g.as_ptr() as *const u16;
         // The stores of one run into one group: `q[t]` into row t from p.
-        let group = |p: *mut u8, x: u32, q: &[V]| {
+        let group = move |p: *mut u8, x: u32, q: &[V]| {
             debug_assert!((x as usize) < row, "Runs::flag: x out of range");
             if vectors && q.len() == GROUP {
                 // SAFETY: V is u16 (`vectors`), the host has isa, q has
@@ -401,7 +402,7 @@ impl Runs {
             }
             // Values ≥ row would be a caller bug; masking keeps each store
             // in bounds (the tests pin the result to the reference twin).
-            let store = |t: usize, v: V| {
+            let store = move |t: usize, v: V| {
                 // SAFETY: row t from p is one of the caller's rows (q has a
                 // value for each), and the index is below row.
                 unsafe { *p.add(t * row + (((x ^ v.get()) as usize) & mask)) = 1 }

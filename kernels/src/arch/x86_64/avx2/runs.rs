@@ -76,13 +76,16 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     for (t, lim) in lims.iter_mut().enumerate() {
         let r = p.add(t * ROW);
         let el = eligible(t);
-        let chunks = (0..ROW / 32).map(|w| {
+        let mut c = 0;
+        for w in 0..ROW / 32 {
             let bytes = _mm256_loadu_si256(r.add(32 * w) as *const __m256i);
             let free = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, zero)) as u32;
             let word = el.get(w / 2).copied().unwrap_or(0);
-            (32 * w, (free & (word >> (32 * (w % 2))) as u32) as u64)
-        });
-        take_candidates(&mut cand, t, candidates, lim, chunks);
+            let open = (free & (word >> (32 * (w % 2))) as u32) as u64;
+            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 32 * w, open) {
+                break;
+            }
+        }
     }
     let keyv = _mm256_set1_epi16(key as i16);
     let unused = _mm256_set1_epi16(-1);

@@ -69,12 +69,14 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     for (t, lim) in lims.iter_mut().enumerate() {
         let r = p.add(t * ROW);
         let el = eligible(t);
-        let chunks = (0..ROW / 64).map(|w| {
+        let mut c = 0;
+        for w in 0..ROW / 64 {
             let bytes = _mm512_loadu_si512(r.add(64 * w) as *const _);
             let open = _mm512_testn_epi8_mask(bytes, bytes) & el.get(w).copied().unwrap_or(0);
-            (64 * w, open)
-        });
-        take_candidates(&mut cand, t, candidates, lim, chunks);
+            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
+                break;
+            }
+        }
     }
     let hits = if check.low_bytes {
         narrow_hits(&cand, xs, starts, g)
