@@ -29,28 +29,29 @@ pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
         return true;
     }
     match set.len() {
-        0..=2 => strike_in::<1>(set, lo, hi, left),
-        3..=4 => strike_in::<2>(set, lo, hi, left),
-        5..=8 => strike_in::<4>(set, lo, hi, left),
-        _ => strike_in::<8>(set, lo, hi, left),
+        0..=2 => strike_in::<1, 2>(set, lo, hi, left),
+        3..=4 => strike_in::<2, 4>(set, lo, hi, left),
+        5..=8 => strike_in::<4, 8>(set, lo, hi, left),
+        _ => strike_in::<8, 16>(set, lo, hi, left),
     }
 }
 
 /// The tables of a set: `T` times 16 bytes, each in both halves.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn tables<const T: usize>(buf: &[u64; 16]) -> [__m256i; T] {
+unsafe fn tables<const T: usize, const W: usize>(buf: &[u64; W]) -> [__m256i; T] {
+    const { assert!(W == 2 * T) };
     let bytes = buf.as_ptr() as *const u8;
     std::array::from_fn(|t| {
         _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.add(16 * t) as *const __m128i))
     })
 }
 
-/// [`strike_xors_u16`] with the set (`left` values, `set.len() ≤ 2T`) in
-/// `T` tables.
+/// [`strike_xors_u16`] with the set (`left` values, `set.len() ≤ W = 2T`
+/// words) in `T` tables.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn strike_in<const T: usize>(
+unsafe fn strike_in<const T: usize, const W: usize>(
     set: &mut [u64],
     lo: &[u16],
     hi: &[u16],
@@ -59,10 +60,9 @@ unsafe fn strike_in<const T: usize>(
     let n = lo.len();
     let bits = set.len() * 64;
     // The set, zero-padded to the tables; struck values leave it here.
-    let mut buf = [0u64; 16];
-    debug_assert!(set.len() <= 2 * T);
+    let mut buf = [0u64; W];
     buf[..set.len()].copy_from_slice(set);
-    let mut t = tables::<T>(&buf);
+    let mut t = tables::<T, W>(&buf);
     let seven = _mm256_set1_epi16(7);
     let zero = _mm256_setzero_si256();
     let room = _mm256_set1_epi8(0x70);
@@ -92,7 +92,7 @@ unsafe fn strike_in<const T: usize>(
             // Each value left tested against the 32 pairs in registers
             // (lanes that hit one value together cost one strike, and no
             // lane goes through memory).
-            for w in 0..2 * T {
+            for w in 0..W {
                 let mut m = buf[w];
                 while m != 0 {
                     let v = 64 * w + m.trailing_zeros() as usize;
@@ -105,7 +105,7 @@ unsafe fn strike_in<const T: usize>(
                     m &= m - 1;
                 }
             }
-            t = tables::<T>(&buf);
+            t = tables::<T, W>(&buf);
         } else if _mm256_testz_si256(hit, hit) == 0 {
             let mut m = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero)) as u32);
             let mut xs = [0u16; 32];
@@ -124,7 +124,7 @@ unsafe fn strike_in<const T: usize>(
                 }
                 m &= m - 1;
             }
-            t = tables::<T>(&buf);
+            t = tables::<T, W>(&buf);
         }
         k += 32;
     }
@@ -141,7 +141,7 @@ unsafe fn strike_in<const T: usize>(
 
 /// Takes `v` out of the set `buf` (`left` values); true once it is empty.
 #[inline(always)]
-fn strike(v: usize, buf: &mut [u64; 16], left: &mut u32) -> bool {
+fn strike<const W: usize>(v: usize, buf: &mut [u64; W], left: &mut u32) -> bool {
     let (w, b) = (v / 64, 1u64 << (v % 64));
     if buf[w] & b != 0 {
         buf[w] &= !b;
