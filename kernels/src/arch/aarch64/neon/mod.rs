@@ -30,6 +30,9 @@ pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> [uint16x8_t; 4]
 }
 
 /// Reverses the 8 `u16` lanes of `x`.
+///
+/// # Safety
+/// NEON is present.
 #[inline]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn rev16(x: uint16x8_t) -> uint16x8_t {
@@ -70,6 +73,9 @@ pub(crate) unsafe fn zero_mask64(p: *const u8) -> u64 {
 }
 
 /// Byte `j` of each 8-byte half: `1 << j`.
+///
+/// # Safety
+/// NEON is present.
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn bit_weights() -> uint8x16_t {

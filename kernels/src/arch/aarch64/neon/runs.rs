@@ -11,6 +11,9 @@ use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
 use super::zero_mask64;
 
 /// Lane t ↦ t · ROW, for the rows 0..8, 8..16, 16..24 and 24..32.
+///
+/// # Safety
+/// NEON is present.
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
