@@ -4,6 +4,7 @@
 
 use std::arch::aarch64::*;
 
+pub(crate) mod diagonal;
 pub(crate) mod mex;
 pub(crate) mod pairs;
 pub(crate) mod runs;
