@@ -19,7 +19,9 @@ cd "$(dirname "$0")/.."
 target=aarch64-unknown-linux-gnu
 sysroot=/usr/aarch64-linux-gnu
 
-if ! rustup target list --installed | grep -qx "$target"; then
+# (Listed first: grep -q closing the pipe early would fail it under pipefail.)
+installed=$(rustup target list --installed)
+if ! grep -qx "$target" <<<"$installed"; then
     rustup target add "$target"
 fi
 
