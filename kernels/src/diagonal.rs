@@ -68,6 +68,17 @@ pub fn or_pair_xors_on<V: Value>(
             return;
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    if let Some((lo, hi)) = crate::as_u16(lo, hi) {
+        use crate::arch::aarch64::neon;
+        if isa == Isa::Neon && lo.len() >= 256 && bound <= neon::diagonal::SET_MAX {
+            // SAFETY: the host has NEON; bits.len() a power of two (checked
+            // above), bound <= SET_MAX.
+            let or = unsafe { neon::diagonal::or_pair_xors(bits, lo, hi) };
+            assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
+            return;
+        }
+    }
     if lo.len() < bound / 4 {
         // Short runs: fewer bit updates than a row would cost to clear.
         or_pair_xors_reference(bits, lo, hi);

@@ -285,6 +285,15 @@ mod tests {
         assert!(Isa::Neon.on_host());
     }
 
+    /// Under qemu too (scripts/test-aarch64.sh): the NEON paths are the
+    /// ones dispatch and the tests take there.
+    #[test]
+    #[cfg(target_arch = "aarch64")]
+    fn aarch64_has_scalar_and_neon() {
+        assert_eq!(available().collect::<Vec<_>>(), [Isa::Scalar, Isa::Neon]);
+        assert_eq!(best(), Isa::Neon);
+    }
+
     #[test]
     fn a_path_the_host_lacks_is_refused() {
         let missing = ALL.into_iter().find(|isa| !isa.on_host());

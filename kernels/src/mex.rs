@@ -116,6 +116,9 @@ pub fn first_unflagged_on(isa: Isa, flags: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the host has AVX2 (every AVX-512 chip does).
         Isa::Avx2 | Isa::Avx512 => unsafe { avx2::mex::first_unflagged(flags) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the host has NEON.
+        Isa::Neon => unsafe { crate::arch::aarch64::neon::mex::first_unflagged(flags) },
         _ => first_unflagged_portable(flags),
     }
 }
@@ -172,6 +175,9 @@ pub fn unflagged_bits_on(isa: Isa, flags: &[u8], out: &mut [u64]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the host has AVX2; lengths checked above.
         Isa::Avx2 => unsafe { avx2::mex::unflagged_bits(flags, out) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the host has NEON; lengths checked above.
+        Isa::Neon => unsafe { crate::arch::aarch64::neon::mex::unflagged_bits(flags, out) },
         _ => unflagged_bits_portable(flags, out),
     }
 }

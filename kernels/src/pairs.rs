@@ -46,6 +46,12 @@ pub(crate) fn flag_pairs_or<V: Value>(isa: Isa, row: &mut [u8], lo: &[V], hi: &[
                 Isa::Avx2 | Isa::Avx512 => {
                     return unsafe { avx2::pairs::flag_pairs_u16(row, lo, hi) } as u32
                 }
+                #[cfg(target_arch = "aarch64")]
+                // SAFETY: the host has NEON; row.len() a power of two <= 65536.
+                Isa::Neon => {
+                    return unsafe { crate::arch::aarch64::neon::pairs::flag_pairs_u16(row, lo, hi) }
+                        as u32
+                }
                 _ => {}
             }
         }

@@ -104,12 +104,12 @@ pub(crate) fn take_candidates(
 
 /// Whether `isa` has vector far flags (see [`vector_groups`]).
 fn vector_flags(isa: Isa) -> bool {
-    matches!(isa, Isa::Avx512 | Isa::Avx2)
+    matches!(isa, Isa::Avx512 | Isa::Avx2 | Isa::Neon)
 }
 
 /// Whether `isa` has a vector [`Runs::flag_checked`].
 fn vector_checks(isa: Isa) -> bool {
-    matches!(isa, Isa::Avx512 | Isa::Avx2)
+    matches!(isa, Isa::Avx512 | Isa::Avx2 | Isa::Neon)
 }
 
 /// How [`Runs::flag_checked`] takes each row's candidates and compares
@@ -504,6 +504,8 @@ unsafe fn vector_groups<const ROW: usize>(
         Isa::Avx512 => avx512::runs::groups::<ROW>(p, xs, starts, g),
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => avx2::runs::groups::<ROW>(p, xs, starts, g),
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => crate::arch::aarch64::neon::runs::groups::<ROW>(p, xs, starts, g),
         _ => unreachable!("no vector groups on the {isa} path"),
     }
 }
@@ -535,6 +537,10 @@ unsafe fn vector_check_group<'e, const ROW: usize>(
         Isa::Avx512 => avx512::runs::check_group::<ROW>(p, xs, starts, g, check, lims),
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => avx2::runs::check_group::<ROW>(p, xs, starts, g, check, lims),
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => {
+            crate::arch::aarch64::neon::runs::check_group::<ROW>(p, xs, starts, g, check, lims)
+        }
         _ => unreachable!("no vector checks on the {isa} path"),
     }
 }

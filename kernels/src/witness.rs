@@ -46,6 +46,11 @@ pub fn strike_xors_on<V: Value>(isa: Isa, set: &mut [u64], lo: &[V], hi: &[V]) -
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the host has AVX2.
             Isa::Avx2 => return unsafe { avx2::witness::strike_xors_u16(set, lo, hi) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the host has NEON; set.len() <= SIMD_WORDS.
+            Isa::Neon => {
+                return unsafe { crate::arch::aarch64::neon::witness::strike_xors_u16(set, lo, hi) }
+            }
             _ => {}
         }
     }

@@ -4,6 +4,8 @@
 //! kernel's module dispatches on [`crate::isa`] and keeps its portable
 //! path and its reference twin beside the dispatch.
 
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
 

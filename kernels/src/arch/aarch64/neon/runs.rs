@@ -1,0 +1,131 @@
+//! NEON far flags and checked runs (see `crate::runs`): the AVX2 method on
+//! four vectors of 8 rows. With 32 registers, a quarter of the group's
+//! checks keeps both its [`CANDIDATES`] accumulators and its candidates
+//! in registers.
+
+use std::arch::aarch64::*;
+
+use crate::arch::flag_offsets;
+use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+
+use super::zero_mask64;
+
+/// Lane t ↦ t · ROW, for the rows 0..8, 8..16, 16..24 and 24..32.
+///
+/// # Safety
+/// NEON is present.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
+    let mut off = [0u16; GROUP];
+    for (t, o) in off.iter_mut().enumerate() {
+        *o = (t * ROW) as u16;
+    }
+    let p = off.as_ptr();
+    [
+        vld1q_u16(p),
+        vld1q_u16(p.add(8)),
+        vld1q_u16(p.add(16)),
+        vld1q_u16(p.add(24)),
+    ]
+}
+
+/// Every run `(xs[j], g + starts[j])` into a group of rows: byte
+/// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1 for each
+/// `t < GROUP`. The 32 offsets are made in four vectors (they fit in 16
+/// bits: `GROUP · ROW ≤ 32768`) and stored four to a general register.
+///
+/// # Safety
+/// NEON is present; each `g + starts[j]` points to GROUP values and `p` to
+/// GROUP rows of ROW bytes; `xs` and `starts` have one length.
+#[target_feature(enable = "neon")]
+pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
+    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+    let off = row_offsets::<ROW>();
+    let mask = vdupq_n_u16(ROW.wrapping_sub(1) as u16);
+    for (&x, &start) in xs.iter().zip(starts) {
+        let q = g.add(start);
+        let x = vdupq_n_u16(x as u16);
+        let mut offsets = [0u64; 8];
+        let o = offsets.as_mut_ptr() as *mut u16;
+        for (i, &off) in off.iter().enumerate() {
+            let v = vld1q_u16(q.add(8 * i));
+            // ((x ⊕ v) & (ROW − 1)) | t · ROW.
+            vst1q_u16(
+                o.add(8 * i),
+                vorrq_u16(vandq_u16(veorq_u16(v, x), mask), off),
+            );
+        }
+        flag_offsets(p, &offsets);
+    }
+}
+
+/// The checked runs of a group of rows (see `Runs::flag_checked`): each
+/// row's candidates found 64 bytes at a time, then, for each quarter of
+/// the group (8 rows, one vector), every run's values compared with the
+/// j-th candidate of each row: `near[j]` keeps the least
+/// `value ⊕ candidate` (`vminq_u16`), 0 where a run reaches it. With
+/// `check.low_bytes` the values and candidates are compared on their low
+/// bytes.
+///
+/// # Safety
+/// NEON is present; as for [`groups`], for every run; `lims` has GROUP
+/// limits.
+#[target_feature(enable = "neon")]
+pub unsafe fn check_group<'e, const ROW: usize>(
+    p: *mut u8,
+    xs: &[u32],
+    starts: &[usize],
+    g: *const u16,
+    check: &Check<impl Fn(usize) -> &'e [u64]>,
+    lims: &mut [u32],
+) {
+    let (eligible, candidates) = (&check.eligible, check.candidates);
+    debug_assert!(lims.len() == GROUP && (1..=CANDIDATES).contains(&candidates));
+    let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
+    // Candidates by row; u16::MAX, which no keyed value equals when keyed
+    // to low bytes and no value below a row of ≤ 1024 reaches, where a
+    // row has none.
+    let mut cand = [[u16::MAX; GROUP]; CANDIDATES];
+    for (t, lim) in lims.iter_mut().enumerate() {
+        let r = p.add(t * ROW);
+        let el = eligible(t);
+        let chunks = (0..ROW / 64).map(|w| {
+            let open = zero_mask64(r.add(64 * w)) & el.get(w).copied().unwrap_or(0);
+            (64 * w, open)
+        });
+        take_candidates(&mut cand, t, candidates, lim, chunks);
+    }
+    let keyv = vdupq_n_u16(key);
+    let unused = vdupq_n_u16(u16::MAX);
+    // Lane t's bit of a hit mask.
+    const LANE_BITS: [u16; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+    let lane_bits = vld1q_u16(LANE_BITS.as_ptr());
+    for quarter in 0..GROUP / 8 {
+        let at = 8 * quarter;
+        let mut keyed = [unused; CANDIDATES];
+        let mut near = [unused; CANDIDATES];
+        for (j, kj) in keyed.iter_mut().enumerate() {
+            let c = vld1q_u16(cand[j].as_ptr().add(at));
+            // Unused candidates stay u16::MAX.
+            *kj = vbslq_u16(vceqq_u16(c, unused), c, vandq_u16(c, keyv));
+        }
+        for (&x, &start) in xs.iter().zip(starts) {
+            let v = veorq_u16(vld1q_u16(g.add(start + at)), vdupq_n_u16(x as u16));
+            let v = vandq_u16(v, keyv);
+            for j in 0..CANDIDATES {
+                near[j] = vminq_u16(near[j], veorq_u16(v, keyed[j]));
+            }
+        }
+        for (j, &nj) in near.iter().enumerate() {
+            let c = vld1q_u16(cand[j].as_ptr().add(at));
+            let hit = vbicq_u16(vceqzq_u16(nj), vceqq_u16(c, unused));
+            let mut h = vaddvq_u16(vandq_u16(hit, lane_bits));
+            while h != 0 {
+                let t = at + h.trailing_zeros() as usize;
+                *p.add(t * ROW + cand[j][t] as usize) = 1;
+                h &= h - 1;
+            }
+        }
+    }
+}

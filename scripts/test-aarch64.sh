@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs the kernels' tests as aarch64 code under qemu user emulation, so
+# that the NEON paths are pinned to their reference twins on an x86-64
+# machine. This checks exactness, never speed: the code is emulated.
+#
+#   scripts/test-aarch64.sh              # cargo test --release -p octal-kernels
+#   scripts/test-aarch64.sh -- FILTER    # extra arguments go to cargo test
+#
+# Needs rustup and cargo. On a fresh Debian machine (as root) it installs
+# what is missing: the Rust target aarch64-unknown-linux-gnu, the cross
+# linker (gcc-aarch64-linux-gnu, which brings the aarch64 C library under
+# /usr/aarch64-linux-gnu) and qemu-aarch64 (package qemu-user). apt-get
+# runs only when the linker or qemu is missing. The linker and the runner
+# are given through the environment: no cargo config file is needed.
+# Exits non-zero when an install or a test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=aarch64-unknown-linux-gnu
+sysroot=/usr/aarch64-linux-gnu
+
+# (Listed first: grep -q closing the pipe early would fail it under pipefail.)
+installed=$(rustup target list --installed)
+if ! grep -qx "$target" <<<"$installed"; then
+    rustup target add "$target"
+fi
+
+if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
+    if [[ $(id -u) -ne 0 ]]; then
+        sudo=sudo
+    else
+        sudo=
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update
+    $sudo apt-get install -y --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+fi
+
+echo "test-aarch64: the kernels under qemu-aarch64 (emulated: this checks exactness, not speed)"
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $sysroot"
+cargo test --release -p octal-kernels --target "$target" "$@"
