@@ -3,7 +3,7 @@
 # that the NEON paths are pinned to their reference twins on an x86-64
 # machine. This checks exactness, never speed: the code is emulated.
 #
-#   scripts/test-aarch64.sh              # cargo test --release -p octal-kernels
+#   scripts/test-aarch64.sh              # cargo test --release -p octal-kernels --lib --tests
 #   scripts/test-aarch64.sh -- FILTER    # extra arguments go to cargo test
 #
 # Needs rustup and cargo. On a fresh Debian machine (as root) it installs
@@ -39,4 +39,6 @@ fi
 echo "test-aarch64: the kernels under qemu-aarch64 (emulated: this checks exactness, not speed)"
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $sysroot"
-cargo test --release -p octal-kernels --target "$target" "$@"
+# --lib --tests: the kernels have no doc-tests, whose empty run would close
+# the output.
+cargo test --release -p octal-kernels --target "$target" --lib --tests "$@"

@@ -90,11 +90,13 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     for (t, lim) in lims.iter_mut().enumerate() {
         let r = p.add(t * ROW);
         let el = eligible(t);
-        let chunks = (0..ROW / 64).map(|w| {
+        let mut c = 0;
+        for w in 0..ROW / 64 {
             let open = zero_mask64(r.add(64 * w)) & el.get(w).copied().unwrap_or(0);
-            (64 * w, open)
-        });
-        take_candidates(&mut cand, t, candidates, lim, chunks);
+            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
+                break;
+            }
+        }
     }
     let keyv = vdupq_n_u16(key);
     let unused = vdupq_n_u16(u16::MAX);
