@@ -116,19 +116,22 @@ fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[
     while k < n {
         let end = (k + BLOCK).min(n);
         let (a, b) = (&lo[k..end], &hi[n - end..n - k]);
-        // Four pairs a step into four accumulators (the loads of one step
-        // do not wait for the last); the first of `b`'s chunks from the
-        // end pairs with the first of `a`'s.
+        // Four accumulators, so that the loads of one step do not wait
+        // for the last.
         let mut any = [0u8; 4];
-        let (ca, cb) = (a.chunks_exact(4), b.rchunks_exact(4));
-        let (ra, rb) = (ca.remainder(), cb.remainder());
-        for (x, y) in ca.zip(cb) {
-            for u in 0..4 {
-                any[u] |= present[(x[u] ^ y[3 - u]) as usize];
+        if let (Ok(a), Ok(b)) = (<&[u16; BLOCK]>::try_from(a), <&[u16; BLOCK]>::try_from(b)) {
+            // A whole block: its XORs in an array first (a loop the
+            // compiler turns into the baseline vectors), then the loads.
+            let x: [u16; BLOCK] = std::array::from_fn(|j| a[j] ^ b[BLOCK - 1 - j]);
+            for q in x.chunks_exact(4) {
+                for u in 0..4 {
+                    any[u] |= present[q[u] as usize];
+                }
             }
-        }
-        for (x, y) in ra.iter().zip(rb.iter().rev()) {
-            any[0] |= present[(x ^ y) as usize];
+        } else {
+            for (x, y) in a.iter().zip(b.iter().rev()) {
+                any[0] |= present[(x ^ y) as usize];
+            }
         }
         if any != [0; 4] {
             for (x, y) in a.iter().zip(b.iter().rev()) {

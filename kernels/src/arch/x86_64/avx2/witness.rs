@@ -29,9 +29,15 @@ pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
         return true;
     }
     match set.len() {
+        // As many tables as the set's words need (0.6's sets of 5 words
+        // take 3, not a power of two).
         0..=2 => strike_in::<1, 2>(set, lo, hi, left),
         3..=4 => strike_in::<2, 4>(set, lo, hi, left),
-        5..=8 => strike_in::<4, 8>(set, lo, hi, left),
+        5..=6 => strike_in::<3, 6>(set, lo, hi, left),
+        7..=8 => strike_in::<4, 8>(set, lo, hi, left),
+        9..=10 => strike_in::<5, 10>(set, lo, hi, left),
+        11..=12 => strike_in::<6, 12>(set, lo, hi, left),
+        13..=14 => strike_in::<7, 14>(set, lo, hi, left),
         _ => strike_in::<8, 16>(set, lo, hi, left),
     }
 }
