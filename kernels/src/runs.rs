@@ -53,24 +53,30 @@ struct Span {
 }
 
 /// Whether [`Runs::flag_checked`] checks whole groups of rows of `row`
-/// bytes with vector compares on the current path: without, a checked run
-/// costs more than a flagged one, so callers should not make them.
-pub fn checks_pay<V: Value>(row: usize) -> bool {
-    checks_pay_on::<V>(isa::current(), row)
+/// bytes with vector compares on the current path, `low_bytes` saying
+/// whether they would compare low bytes ([`Check::low_bytes`]): where they
+/// do not pay, a checked run costs more than a flagged one, so callers
+/// should not make them.
+pub fn checks_pay<V: Value>(row: usize, low_bytes: bool) -> bool {
+    checks_pay_on::<V>(isa::current(), row, low_bytes)
 }
 
-/// [`checks_pay`] on the path `isa`. Tuned per path: only AVX-512's
-/// check (32 rows a vector, 12 compares a run) costs less than the flags
-/// it saves. AVX2's, on two vectors of 16 rows, costs as much as flagging
-/// (0.6 to 10^6, AMD EPYC Zen 4 under `OCTAL_ISA=avx2`, alternating builds:
-/// one thread 1.54/1.42/1.44 s without checks against 1.66/1.47/1.47 s
-/// with, two threads equal), and the portable one walks each row's bytes.
-/// NEON's (8 rows a vector) is exact but has not been timed on an aarch64
-/// machine, so it is off there until it has.
-pub fn checks_pay_on<V: Value>(isa: Isa, row: usize) -> bool {
+/// [`checks_pay`] on the path `isa`. Tuned per path (measured on an AMD
+/// EPYC, Zen 4, `0.6`, alternating builds):
+/// - AVX-512's check (32 rows a vector, 12 compares a run) costs less than
+///   the flags it saves, on whole values and on low bytes;
+/// - AVX2's pays on low bytes only, where the group's 32 rows fit one
+///   vector of bytes (to 2·10^6, one thread: faster in 4 rounds of 4, by
+///   0.4–3.5%; two threads level or faster). On whole values, two vectors
+///   of 16 rows, it costs as much as the flags (to 10^6, one thread
+///   1.54/1.42/1.44 s without against 1.66/1.47/1.47 s with);
+/// - the portable check walks each row's bytes, which costs more;
+/// - NEON's (8 rows a vector) is exact but untimed on an aarch64 machine,
+///   so it is off there until it has been.
+pub fn checks_pay_on<V: Value>(isa: Isa, row: usize, low_bytes: bool) -> bool {
     TypeId::of::<V>() == TypeId::of::<u16>()
         && matches!(row, 256 | 512 | 1024)
-        && isa == Isa::Avx512
+        && (isa == Isa::Avx512 || (isa == Isa::Avx2 && low_bytes))
 }
 
 /// Adds the open eligible values `base + i`, for the bits `i` of `open`,

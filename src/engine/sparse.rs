@@ -528,7 +528,7 @@ impl Sparse {
         });
         // Its far pairs as one list of runs, made here for all its tiles.
         let mut next_runs = std::mem::take(&mut self.next_runs);
-        let checked = checks_pay::<V>(row);
+        let checked = checks_pay::<V>(row, low_bytes(row, mask));
         if let Some(a) = &next {
             let rare = &self.state.rare;
             let h1 = n1 + a.b;
@@ -757,7 +757,7 @@ impl Sparse {
         let w = row_words(row);
         let b = flags.lims.len();
         let (splits, halves) = (&self.splits[..], self.halves);
-        let checked = checks_pay::<V>(row);
+        let checked = checks_pay::<V>(row, low_bytes(row, mask));
         let runs = &mut self.block_runs;
         far_runs(
             known,
@@ -1102,6 +1102,14 @@ struct Tiling<'a, V> {
     candidates: usize,
 }
 
+/// Whether the checked runs of rows of `row` values compare low bytes
+/// under `mask` (see [`Check::low_bytes`]): values of rows of 512 that
+/// share their low byte have different classes when the mask holds bit 8,
+/// and every checked run reaches only the row's class (see [`far_runs`]).
+fn low_bytes(row: usize, mask: Mask) -> bool {
+    row <= 256 || (row == 512 && mask.bits & 0x100 != 0)
+}
+
 /// Flags into `bits` (bit rows of [`row_words`] words, values below `row`)
 /// and `lims` rows `first..` of the runs of `t`. A tile of byte rows at a
 /// time is filled (a group of rows at a time, which stays in the L1 cache
@@ -1131,7 +1139,7 @@ fn flag_block<V: Value>(t: &Tiling<V>, bits: &mut [u64], lims: &mut [u32], first
     let check = Check {
         eligible: |k: usize| &t.class[(t.mask.q(h0 + k, t.i0) ^ 1) as usize][..],
         candidates: t.candidates,
-        low_bytes: row <= 256 || (row == 512 && t.mask.bits & 0x100 != 0),
+        low_bytes: low_bytes(row, t.mask),
     };
     SCRATCH.with_borrow_mut(|scratch| {
         let w = row_words(row);
