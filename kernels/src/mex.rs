@@ -222,28 +222,6 @@ pub(crate) fn unflagged_tail(flags: &[u8], j: usize, out: &mut [u64]) {
     }
 }
 
-/// In-place Walsh–Hadamard transform: afterwards `h[m]` is
-/// `Σ_v h[v]·(−1)^popcount(v & m)`. `h.len()` must be a power of two.
-/// Not a hot loop (it runs at doubling points), so it has no SIMD twin.
-pub fn walsh_hadamard(h: &mut [i64]) {
-    assert!(
-        h.len().is_power_of_two(),
-        "walsh_hadamard: length not a power of two"
-    );
-    let mut len = 1;
-    while len < h.len() {
-        for block in h.chunks_mut(2 * len) {
-            let (a, b) = block.split_at_mut(len);
-            for (x, y) in a.iter_mut().zip(b.iter_mut()) {
-                let (u, v) = (*x, *y);
-                *x = u + v;
-                *y = u - v;
-            }
-        }
-        len *= 2;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,25 +282,6 @@ mod tests {
             assert_eq!(s.mex(), naive);
         }
     }
-    #[test]
-    fn walsh_hadamard_by_definition() {
-        let h0: Vec<i64> = (0..16).map(|v| (v * 7 % 5) as i64).collect();
-        let mut h = h0.clone();
-        walsh_hadamard(&mut h);
-        for m in 0..16u32 {
-            let want: i64 = (0..16u32)
-                .map(|v| {
-                    if (v & m).count_ones() % 2 == 0 {
-                        h0[v as usize]
-                    } else {
-                        -h0[v as usize]
-                    }
-                })
-                .sum();
-            assert_eq!(h[m as usize], want, "mask {m}");
-        }
-    }
-
     proptest::proptest! {
         #[test]
         fn first_unflagged_matches_scalar(

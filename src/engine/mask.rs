@@ -9,7 +9,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use octal_kernels::mex::walsh_hadamard;
 use thiserror::Error;
 
 /// A sparse-space classifier: the value mask and whether the heap's own
@@ -152,9 +151,50 @@ impl Histogram {
     }
 }
 
+/// In-place Walsh–Hadamard transform: afterwards `h[m]` is
+/// `Σ_v h[v]·(−1)^popcount(v & m)`. `h.len()` must be a power of two.
+/// It runs at the doubling points only, not in a hot loop.
+pub fn walsh_hadamard(h: &mut [i64]) {
+    assert!(
+        h.len().is_power_of_two(),
+        "walsh_hadamard: length not a power of two"
+    );
+    let mut len = 1;
+    while len < h.len() {
+        for block in h.chunks_mut(2 * len) {
+            let (a, b) = block.split_at_mut(len);
+            for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+                let (u, v) = (*x, *y);
+                *x = u + v;
+                *y = u - v;
+            }
+        }
+        len *= 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walsh_hadamard_by_definition() {
+        let h0: Vec<i64> = (0..16).map(|v| (v * 7 % 5) as i64).collect();
+        let mut h = h0.clone();
+        walsh_hadamard(&mut h);
+        for m in 0..16u32 {
+            let want: i64 = (0..16u32)
+                .map(|v| {
+                    if (v & m).count_ones() % 2 == 0 {
+                        h0[v as usize]
+                    } else {
+                        -h0[v as usize]
+                    }
+                })
+                .sum();
+            assert_eq!(h[m as usize], want, "mask {m}");
+        }
+    }
 
     #[test]
     fn spec_parses() {
