@@ -25,13 +25,15 @@ pub const REGISTER_SET_MAX: usize = 16384;
 /// must be below `64 · bits.len()` (else this panics; `bits` is then left
 /// with wrapped values, never written out of bounds). `bytes` is scratch.
 ///
-/// With AVX-512 and a set of at most [`REGISTER_SET_MAX`] values, the set
-/// itself sits in registers as lookup tables: each batch of 32 XORs is
-/// looked up there and only values not yet in the set are written (to a
-/// list applied and reloaded every chunk). After the first few thousand
-/// pairs almost every value is known, so this costs a few vector
-/// instructions per 32 pairs instead of a store per pair. Otherwise every
-/// pair is a byte store in a row (no read-modify-write), packed at the end.
+/// With AVX-512 VBMI (and VBMI2, BITALG), at least 256 pairs and a set of
+/// at most [`REGISTER_SET_MAX`] values, the set itself sits in registers
+/// as lookup tables: each batch of 32 XORs is looked up there and only
+/// values not yet in the set are written (to a list applied and reloaded
+/// every chunk). After the first few thousand pairs almost every value is
+/// known, so this costs a few vector instructions per 32 pairs instead of
+/// a store per pair. NEON does the same with `tbl` tables for sets of at
+/// most 2048 values. Otherwise every pair is a byte store in a row (no
+/// read-modify-write), packed at the end.
 pub fn or_pair_xors<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V], bytes: &mut Vec<u8>) {
     or_pair_xors_on(isa::current(), bits, lo, hi, bytes);
 }

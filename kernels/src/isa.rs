@@ -114,7 +114,7 @@ impl std::error::Error for IsaError {}
 pub struct Features {
     /// AVX2 (x86-64).
     pub avx2: bool,
-    /// AVX-512 F and BW (x86-64): the `avx512` path.
+    /// AVX-512 F and BW, and AVX2 (x86-64): the `avx512` path.
     pub avx512: bool,
     /// AVX-512 VBMI, VBMI2, BITALG and POPCNT too (Ice Lake, Zen 4 and
     /// later): the byte permutes of the diagonal kernel and of the checked
@@ -134,7 +134,9 @@ pub fn features() -> Features {
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Features {
     use std::arch::is_x86_feature_detected as has;
-    let avx512 = has!("avx512f") && has!("avx512bw");
+    // AVX-512 paths also call AVX2 code: every AVX-512 chip has AVX2, but a
+    // virtual machine may hide it, and then the avx512 path is not offered.
+    let avx512 = has!("avx2") && has!("avx512f") && has!("avx512bw");
     Features {
         avx2: has!("avx2"),
         avx512,
@@ -226,7 +228,7 @@ pub fn from_env() -> Result<Option<Isa>, IsaError> {
                 Err(IsaError::NotOnHost(isa))
             }
         }
-        // Unset, empty, or not Unicode (which names no path either).
+        // Unset or empty.
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(s)) => Err(IsaError::Unknown(format!("{s:?}"))),
     }

@@ -61,8 +61,9 @@ pub fn strike_xors_on<V: Value>(isa: Isa, set: &mut [u64], lo: &[V], hi: &[V]) -
 /// tested against the set without a branch, and only a block that hit
 /// something struck pair by pair. For u16 runs and sets of at most
 /// [`SIMD_WORDS`] words the test is one byte load from a map of every u16
-/// value (a thread's 64 KiB, of which only the set's values are ever
-/// written or read); otherwise a load, a shift and a compare.
+/// value (a thread's 64 KiB: only the set's values are written, and only
+/// the bytes of the values the pairs reach are read, the low ones for
+/// most games); otherwise a load, a shift and a compare.
 pub fn strike_xors_portable<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
     let words = set.len();
     if words == 0 || set.iter().all(|&w| w == 0) {
@@ -243,6 +244,18 @@ mod tests {
             let lo32: Vec<u32> = lo.iter().map(|&v| v as u32).collect();
             let hi32: Vec<u32> = hi.iter().map(|&v| v as u32).collect();
             check(&set, &lo32, &hi32);
+        }
+
+        #[test]
+        fn strike_any_u16_values(
+            pairs in proptest::collection::vec((any::<u16>(), any::<u16>()), 0..400),
+            words in 1usize..=16,
+            seed in proptest::collection::vec(any::<u64>(), 16),
+        ) {
+            // XORs of 2048 and more, which the AVX2 tables saturate, and
+            // every set width the vector paths take.
+            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
+            check(&seed[..words], &lo, &hi);
         }
 
         #[test]
