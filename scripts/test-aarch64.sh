@@ -5,6 +5,10 @@
 #
 #   scripts/test-aarch64.sh              # cargo test --release -p octal-kernels --lib --tests
 #   scripts/test-aarch64.sh -- FILTER    # extra arguments go to cargo test
+#   scripts/test-aarch64.sh --engine     # also the whole engine against the
+#                                        # reference on every path
+#                                        # (tests/isa_paths.rs; ~5 min more,
+#                                        # so not in .ci/run)
 #
 # Needs rustup and cargo. On a fresh Debian machine (as root) it installs
 # what is missing: the Rust target aarch64-unknown-linux-gnu, the cross
@@ -15,6 +19,12 @@
 # Exits non-zero when an install or a test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+engine=no
+if [[ "${1:-}" == --engine ]]; then
+    engine=yes
+    shift
+fi
 
 target=aarch64-unknown-linux-gnu
 sysroot=/usr/aarch64-linux-gnu
@@ -42,3 +52,8 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $sysroot"
 # --lib --tests: the kernels have no doc-tests, whose empty run would close
 # the output.
 cargo test --release -p octal-kernels --target "$target" --lib --tests "$@"
+if [[ $engine == yes ]]; then
+    # The crate's C dependency (zstd) is built with the cross compiler.
+    export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+    cargo test --release --target "$target" --test isa_paths
+fi
