@@ -1,0 +1,519 @@
+//! Fault injection through the `octal` binary (issue #19): spliced and
+//! damaged stores and sequence files, lost header slots, unsafe export
+//! targets, very long codes, a full and a closed stdout for every
+//! subcommand, missing and wrong paths, malformed arguments. Expected
+//! values come from the reference engine in memory or from the game's
+//! rules (0.333: G(n) = n mod 4), never from the store under test.
+//!
+//! Each category prints `faults: CATEGORY: tried T, passed P` (run with
+//! `--nocapture` to see them); docs/store.md records the counts.
+
+use std::fs::OpenOptions;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use octal::engine::Reference;
+
+fn octal() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_octal"))
+}
+
+fn run(args: &[&str]) -> Output {
+    octal().args(args).output().expect("octal runs")
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    octal()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("octal runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn reference(code: &str, n: usize) -> Vec<u32> {
+    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
+}
+
+/// Counts of one category, printed at the end.
+struct Tally {
+    name: &'static str,
+    tried: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn new(name: &'static str) -> Tally {
+        Tally {
+            name,
+            tried: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
+        self.tried += 1;
+        if !ok {
+            self.failures.push(what());
+        }
+    }
+
+    fn done(self) {
+        println!(
+            "faults: {}: tried {}, passed {}",
+            self.name,
+            self.tried,
+            self.tried - self.failures.len()
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{}: {} of {} failed:\n{}",
+            self.name,
+            self.failures.len(),
+            self.tried,
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// A one-line error on stderr, no panic, exit `code`.
+fn one_line_error(out: &Output, code: i32) -> Result<(), String> {
+    let err = text(&out.stderr);
+    if out.status.code() != Some(code) {
+        return Err(format!(
+            "exit {:?}, wanted {code}: {err}",
+            out.status.code()
+        ));
+    }
+    if err.lines().count() != 1 || err.contains("panicked") {
+        return Err(format!("not one line: {err:?}"));
+    }
+    Ok(())
+}
+
+fn values_of(file: &Path) -> Result<Vec<u32>, String> {
+    let out = run(&["values", p(file)]);
+    if !out.status.success() {
+        return Err(text(&out.stderr));
+    }
+    Ok(text(&out.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect())
+}
+
+fn make_store(dir: &Path, name: &str, code: &str, to: u64) -> PathBuf {
+    let path = dir.join(name);
+    let out = run(&[
+        "run",
+        code,
+        "--to",
+        &to.to_string(),
+        "--store",
+        p(&path),
+        "--keep-going",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    path
+}
+
+fn read_at(path: &Path, at: u64, n: usize) -> Vec<u8> {
+    let f = std::fs::File::open(path).unwrap();
+    let mut b = vec![0u8; n];
+    f.read_exact_at(&mut b, at).unwrap();
+    b
+}
+
+fn write_at(path: &Path, at: u64, bytes: &[u8]) {
+    let f = OpenOptions::new().write(true).open(path).unwrap();
+    f.write_all_at(bytes, at).unwrap();
+}
+
+fn u64_at(path: &Path, at: u64) -> u64 {
+    u64::from_le_bytes(read_at(path, at, 8).try_into().unwrap())
+}
+
+const SLOT: u64 = octal::store::DEFAULT_SLOT_SIZE;
+
+/// Offset of header slot `k` in a store with a one-page superblock.
+fn slot_at(k: u64) -> u64 {
+    4096 + k * SLOT
+}
+
+/// Splicing any region of one store into another of another code is
+/// refused by every reader, never read as the other game's values.
+#[test]
+fn spliced_stores_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("splice");
+    let a = make_store(dir.path(), "a.octal", "0.333337", 5000);
+    let b = make_store(dir.path(), "b.octal", "0.6", 5000);
+    let want_b = reference("0.6", 5000);
+    assert_eq!(values_of(&b).unwrap(), want_b);
+    let data = octal::store::Store::open(&b, false).unwrap().data_offset();
+    // (region name, offset, length)
+    let regions = [
+        ("superblock", 0, 4096),
+        ("slot 0", slot_at(0), 4096),
+        ("slot 1", slot_at(1), 4096),
+        ("both slots", slot_at(0), 2 * SLOT as usize),
+        ("values", data, 10_000),
+    ];
+    for (name, at, len) in regions {
+        let mixed = dir
+            .path()
+            .join(format!("mixed-{}.octal", name.replace(' ', "-")));
+        std::fs::copy(&b, &mixed).unwrap();
+        write_at(&mixed, at, &read_at(&a, at, len));
+        for cmd in ["verify", "values", "resume", "export"] {
+            let mut args = vec![cmd, p(&mixed)];
+            let out_path = dir.path().join(format!("{name}-{cmd}.oseq"));
+            if cmd == "export" {
+                args.extend(["-o", p(&out_path)]);
+            }
+            if cmd == "resume" {
+                args.extend(["--to", "6000", "--quiet"]);
+            }
+            let out = run(&args);
+            // Refused or reported (a non-zero exit, one line of error or
+            // a report), or, if it goes on (falling back to the other
+            // slot, with a warning), only with the true values of 0.6.
+            let stdout = text(&out.stdout);
+            let err = text(&out.stderr);
+            let printed: Vec<u32> = if cmd == "values" {
+                stdout.lines().filter_map(|l| l.parse().ok()).collect()
+            } else {
+                Vec::new()
+            };
+            let refused = !out.status.success() && !err.contains("panicked") && printed.is_empty();
+            let honest = out.status.success()
+                && cmd != "verify"
+                && want_b.starts_with(&printed)
+                && values_of(&mixed).is_ok_and(|v| want_b.starts_with(&v[..v.len().min(5000)]))
+                && (cmd != "resume" || err.contains("warning"));
+            t.check(refused || honest, || {
+                format!(
+                    "{name} / {cmd}: exit {:?}: {stdout}{err}",
+                    out.status.code(),
+                )
+            });
+        }
+    }
+    // Splicing an export file's regions between two exports.
+    let ea = dir.path().join("a.oseq");
+    let eb = dir.path().join("b.oseq");
+    for (s, e) in [(&a, &ea), (&b, &eb)] {
+        let out = run(&["export", p(s), "-o", p(e), "--frame-values", "1000"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let la = std::fs::metadata(&ea).unwrap().len();
+    let lb = std::fs::metadata(&eb).unwrap().len();
+    for (name, from, to) in [
+        ("head", 0, 64),
+        ("middle", la.min(lb) / 2 - 32, la.min(lb) / 2 + 32),
+    ] {
+        let mixed = dir.path().join(format!("mixed-{name}.oseq"));
+        std::fs::copy(&eb, &mixed).unwrap();
+        write_at(&mixed, from, &read_at(&ea, from, (to - from) as usize));
+        let v = run(&["verify", p(&mixed)]);
+        let vals = values_of(&mixed);
+        t.check(
+            v.status.code() != Some(0) && vals.as_ref().map_or(true, |v| v == &want_b),
+            || format!("oseq {name}: verify {:?}, values {vals:?}", v.status.code()),
+        );
+    }
+    t.done();
+}
+
+/// Zeroing or damaging the newest header slot: `verify` names it on its
+/// own line and exits 3; `resume` says on stderr which checkpoint it
+/// continues from.
+#[test]
+fn a_lost_newest_slot_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("lost slot");
+    let path = make_store(dir.path(), "s.octal", "0.333", 1000);
+    let out = run(&[
+        "resume",
+        p(&path),
+        "--to",
+        "3000",
+        "--keep-going",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(run(&["verify", p(&path)]).status.code(), Some(0));
+    // The slot with the higher sequence number is the newest; the body
+    // starts with `good`.
+    let seq = |k| u64_at(&path, slot_at(k) + 8);
+    let good = |k| u64_at(&path, slot_at(k) + 24);
+    let newest = if seq(1) > seq(0) { 1 } else { 0 };
+    let older_good = good(1 - newest);
+    assert_eq!(good(newest), 3000);
+    assert!(older_good < 3000, "the older checkpoint is {older_good}");
+    for (how, bytes) in [("zeroed", vec![0u8; 4096]), ("flipped", vec![0x55u8; 16])] {
+        let copy = dir.path().join(format!("{how}.octal"));
+        std::fs::copy(&path, &copy).unwrap();
+        write_at(&copy, slot_at(newest) + 16, &bytes);
+        let v = run(&["verify", p(&copy)]);
+        let report = text(&v.stdout);
+        let line = format!("header slot {newest} is unusable");
+        t.check(
+            v.status.code() == Some(3)
+                && report
+                    .lines()
+                    .any(|l| l.contains(&line) && l.contains(&format!("at {older_good} values"))),
+            || format!("{how}: verify exit {:?}: {report}", v.status.code()),
+        );
+        let r = run(&["resume", p(&copy), "--to", "4000", "--keep-going", "--json"]);
+        let err = text(&r.stderr);
+        t.check(
+            r.status.success() && err.contains(&format!("at {older_good} values")),
+            || format!("{how}: resume exit {:?}: {err}", r.status.code()),
+        );
+        // And what it continues with is right.
+        let want: Vec<u32> = (0..4000).map(|n| n % 4).collect();
+        t.check(values_of(&copy) == Ok(want), || format!("{how}: values"));
+    }
+    t.done();
+}
+
+/// `export -o` never writes over the store, a device, a directory, a
+/// symbolic link, or (without --force) an existing file.
+#[test]
+fn export_refuses_unsafe_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("export target");
+    let store = make_store(dir.path(), "s.octal", "0.333", 2000);
+    let before = std::fs::read(&store).unwrap();
+    let existing = dir.path().join("old.oseq");
+    std::fs::write(&existing, b"precious").unwrap();
+    let link = dir.path().join("link.oseq");
+    std::os::unix::fs::symlink(&store, &link).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("the store", vec!["-o", p(&store)]),
+        ("the store, forced", vec!["-o", p(&store), "--force"]),
+        ("a link to the store", vec!["-o", p(&link), "--force"]),
+        ("an existing file", vec!["-o", p(&existing)]),
+        ("a directory", vec!["-o", p(&sub), "--force"]),
+        ("/dev/full", vec!["-o", "/dev/full", "--force"]),
+        ("/dev/null", vec!["-o", "/dev/null", "--force"]),
+    ];
+    for (name, extra) in cases {
+        let mut args = vec!["export", p(&store)];
+        args.extend(extra);
+        let out = run(&args);
+        t.check(one_line_error(&out, 2).is_ok(), || {
+            format!("{name}: {:?}", one_line_error(&out, 2))
+        });
+    }
+    t.check(std::fs::read(&store).unwrap() == before, || {
+        "the store changed".into()
+    });
+    t.check(std::fs::read(&existing).unwrap() == b"precious", || {
+        "the existing file changed".into()
+    });
+    use std::os::unix::fs::FileTypeExt;
+    t.check(
+        std::fs::metadata("/dev/full").map_or(true, |m| m.file_type().is_char_device()),
+        || "/dev/full is no longer a device".into(),
+    );
+    // --force replaces a regular file, with the right values.
+    let out = run(&["export", p(&store), "-o", p(&existing), "--force"]);
+    t.check(out.status.success(), || text(&out.stderr));
+    let want: Vec<u32> = (0..2000).map(|n| n % 4).collect();
+    t.check(values_of(&existing) == Ok(want), || "forced export".into());
+    // No temporary files are left, and a stale one from a dead process
+    // is removed by the next export to that path.
+    let stale = dir.path().join(".new.oseq.999999999.tmp");
+    std::fs::write(&stale, b"x").unwrap();
+    let out = run(&["export", p(&store), "-o", p(&dir.path().join("new.oseq"))]);
+    t.check(out.status.success(), || text(&out.stderr));
+    let temps: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    t.check(temps.is_empty(), || {
+        format!("temporary files left: {temps:?}")
+    });
+    t.done();
+}
+
+/// A code of 4,100 threes (longer than one superblock page) is stored,
+/// reopened and resumed.
+#[test]
+fn a_very_long_code_is_stored_and_reopened() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = format!("0.{}7", "3".repeat(4100));
+    let store = make_store(dir.path(), "long.octal", &code, 100);
+    let v = run(&["verify", p(&store)]);
+    assert_eq!(v.status.code(), Some(0), "{}", text(&v.stderr));
+    let out = run(&[
+        "resume",
+        p(&store),
+        "--to",
+        "300",
+        "--keep-going",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(values_of(&store).unwrap(), reference(&code, 300));
+}
+
+/// Every subcommand's arguments for a quick success, run in `dir` where
+/// `s.octal` (0.333, 1000 values), `s.oseq` and `codes.txt` exist.
+fn quick_commands(dir: &Path) -> Vec<Vec<String>> {
+    let list = [
+        "run 0.6 --to 1000 --no-store",
+        "run 0.6 --to 1000 --no-store --json",
+        "run 0.6 --to 1000 --store r.octal",
+        "run 0.6 --to 1000 --store rj.octal --json",
+        "resume s.octal --to 1500 --json",
+        "resume s.octal --to 1600",
+        "values 0.6 --to 100",
+        "values s.oseq",
+        "values s.octal",
+        "verify s.octal --recompute 3",
+        "verify s.oseq",
+        "export s.octal -o OUT.oseq",
+        "import s.oseq --store OUT.octal",
+        "plot 0.6 --to 1000 -o OUT.png",
+        "plot s.octal --to 1000 -o OUT2.png",
+        "family cookie-cutter --k 1..3 --to 1000 --out fam1",
+        "family cookie-cutter --k 1..3 --to 1000 --out fam2 --json",
+        "family codes --file codes.txt --to 1000 --out fam3",
+        "family cookie-cutter --k 1..2 --to 1000 --slurm slurmdir",
+        "cookie-cutter --k 2 --grid 3x5",
+        "cookie-cutter --k 2 --grid 3x5 --json",
+        "cookie-cutter --k 2 --table 3x3 --quiet",
+        "vertex-deletion --directed-path 7",
+        "vertex-deletion --directed-path 7 --json",
+    ];
+    let _ = dir;
+    list.iter()
+        .map(|l| l.split(' ').map(String::from).collect())
+        .collect()
+}
+
+fn prepare(dir: &Path) {
+    make_store(dir, "s.octal", "0.333", 1000);
+    let out = run(&[
+        "export",
+        p(&dir.join("s.octal")),
+        "-o",
+        p(&dir.join("s.oseq")),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::write(dir.join("codes.txt"), "0.6\n0.333\n").unwrap();
+}
+
+/// Every file a command may create, made unique per round.
+fn unique(args: &[String], round: &str) -> Vec<String> {
+    args.iter()
+        .map(|a| a.replace("OUT", &format!("out-{round}")))
+        .map(|a| match a.as_str() {
+            "r.octal" | "rj.octal" | "fam1" | "fam2" | "fam3" | "slurmdir" => {
+                format!("{round}-{a}")
+            }
+            _ => a,
+        })
+        .collect()
+}
+
+/// `> /dev/full`: a one-line error and exit 1 for every subcommand.
+#[test]
+fn a_full_stdout_is_an_error_for_every_subcommand() {
+    if !Path::new("/dev/full").exists() {
+        println!("faults: full stdout: skipped (no /dev/full on this machine)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    prepare(dir.path());
+    let mut t = Tally::new("full stdout");
+    for (i, args) in quick_commands(dir.path()).into_iter().enumerate() {
+        let args = unique(&args, &format!("full{i}"));
+        let out = octal()
+            .current_dir(dir.path())
+            .args(&args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let r = one_line_error(&out, 1).and_then(|()| {
+            text(&out.stderr)
+                .contains("stdout")
+                .then_some(())
+                .ok_or_else(|| "does not name stdout".to_string())
+        });
+        t.check(r.is_ok(), || format!("{}: {r:?}", args.join(" ")));
+    }
+    t.done();
+}
+
+/// A closed pipe (`| head -0`): the command ends quietly (SIGPIPE or
+/// success), with nothing on stderr.
+#[test]
+fn a_closed_stdout_ends_quietly_for_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    prepare(dir.path());
+    let mut t = Tally::new("closed stdout");
+    for (i, args) in quick_commands(dir.path()).into_iter().enumerate() {
+        let args = unique(&args, &format!("closed{i}"));
+        let mut child = octal()
+            .current_dir(dir.path())
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        let quiet_end = out.status.signal() == Some(libc::SIGPIPE) || out.status.success();
+        let err = text(&out.stderr);
+        t.check(
+            quiet_end && !err.contains("panicked") && !err.contains("stdout"),
+            || format!("{}: {:?}: {err}", args.join(" "), out.status),
+        );
+    }
+    t.done();
+}
+
+/// Missing paths and directories: one line naming the path, exit 2.
+#[test]
+fn missing_files_and_directories_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("missing paths");
+    std::fs::create_dir(dir.path().join("adir")).unwrap();
+    for target in ["nothere.octal", "adir"] {
+        for args in [
+            vec!["verify", target],
+            vec!["resume", target],
+            vec!["export", target, "-o", "x.oseq"],
+            vec!["import", target, "--store", "x.octal"],
+            vec!["values", target],
+            vec!["plot", target, "--to", "10", "-o", "x.png"],
+        ] {
+            let out = run_in(dir.path(), &args);
+            let r = one_line_error(&out, 2).and_then(|()| {
+                text(&out.stderr)
+                    .contains(target)
+                    .then_some(())
+                    .ok_or_else(|| "does not name the path".to_string())
+            });
+            t.check(r.is_ok(), || format!("{}: {r:?}", args.join(" ")));
+        }
+    }
+    t.done();
+}
