@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::code::Code;
-use crate::engine::Reference;
+use crate::engine::{EngineInfo, Reference};
 use crate::period::Detector;
 use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
 use crate::stats::Stats;
@@ -165,11 +165,41 @@ pub fn run_stored(
         )?;
         (stats, store.checkpoint().seconds, ending, detector)
     };
-    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), engine.info());
+    let info = info_of_values(store, job, stats.values, engine.info())?;
+    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), info);
     summary.set_period(&detector, store.view(0, stats.values));
     summary.store = Some(store.path().display().to_string());
     summary.resumed_from = resumed_from;
     Ok(StoredOutcome { summary, ending })
+}
+
+/// The engine facts of a summary (`base`) with the sparse-space ones
+/// (mask, rare positions, last rare position) taken from a fresh engine
+/// given the stored `g[..n]`: a function of the values alone, so that the
+/// summary of a store does not depend on how many sessions computed it.
+fn info_of_values(
+    store: &mut Store,
+    job: &Job,
+    n: u64,
+    base: EngineInfo,
+) -> Result<EngineInfo, StoreError> {
+    if n == 0 {
+        return Ok(base);
+    }
+    let mut fresh = job.engine.build_with(&job.code, 1, job.mask)?;
+    // `from == g.len()`: the engine rebuilds its state and computes nothing.
+    let built = match store.lend(n)? {
+        SeqMut::U16(g) => fresh.extend_u16(g, n as usize),
+        SeqMut::U32(g) => fresh.extend_u32(g, n as usize),
+    };
+    debug_assert!(built.is_ok());
+    let f = fresh.info();
+    Ok(EngineInfo {
+        rare_mask: f.rare_mask,
+        rare_positions: f.rare_positions,
+        last_rare_at: f.last_rare_at,
+        ..base
+    })
 }
 
 /// A small deterministic generator for picking values to recompute.

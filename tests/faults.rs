@@ -517,3 +517,47 @@ fn missing_files_and_directories_are_bad_input() {
     }
     t.done();
 }
+
+/// The summary of a store is a function of its values: a finished store
+/// run again, and a store computed in two sessions, say the same about the
+/// sparse space as one session did.
+#[test]
+fn a_store_summary_does_not_depend_on_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let facts = |args: &[&str]| -> Vec<serde_json::Value> {
+        let out = run(args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        [
+            "rare_mask",
+            "rare_positions",
+            "last_rare_at",
+            "values",
+            "checksum",
+        ]
+        .iter()
+        .map(|k| j["engine"].get(*k).unwrap_or(&j[*k]).clone())
+        .collect()
+    };
+    let one = p(&dir.path().join("one.octal")).to_string();
+    let two = p(&dir.path().join("two.octal")).to_string();
+    let base = ["--keep-going", "--json"];
+    let args = |to: &str, store: &str| -> Vec<String> {
+        ["run", "0.37", "--to", to, "--store", store]
+            .iter()
+            .chain(&base)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let call = |a: Vec<String>| facts(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = call(args("2e5", &one));
+    assert!(
+        !first[0].is_null(),
+        "the sparse engine uses a mask for 0.37"
+    );
+    let again = call(args("2e5", &one));
+    call(args("5e4", &two));
+    let resumed = call(args("2e5", &two));
+    assert_eq!(first, again, "run again");
+    assert_eq!(first, resumed, "two sessions");
+}
