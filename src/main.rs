@@ -170,7 +170,8 @@ enum Command {
     },
     /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
     Plot {
-        /// The octal code to compute, e.g. 0.6 (stores and files: not yet).
+        /// An octal code to compute (e.g. 0.6), or a store or exported
+        /// sequence file to draw from.
         source: String,
         #[arg(long, allow_hyphen_values = true)]
         to: String,
@@ -451,10 +452,16 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     });
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let rows = family::run_family(members, jobs, |_, member| {
-        let path = out.join("stores").join(format!("{}.octal", member.code));
+        let path = out
+            .join("stores")
+            .join(format!("{}.octal", member.file_stem()));
         let mut result = run_member(member, to, args.keep_going, &path, &stop, &multi);
         if let (Ok(summary), Some(dir)) = (&result, &args.plots) {
-            if let Err(e) = plot_member(&path, summary, &dir.join(format!("{}.png", member.code))) {
+            if let Err(e) = plot_member(
+                &path,
+                summary,
+                &dir.join(format!("{}.png", member.file_stem())),
+            ) {
                 result = Err(format!("plotting: {e:#}"));
             }
         }
@@ -738,6 +745,10 @@ fn main() -> ExitCode {
             let usage = e.downcast_ref::<InputError>().is_some()
                 || e.downcast_ref::<StoreError>()
                     .is_some_and(StoreError::is_input)
+                || matches!(
+                    e.downcast_ref::<slurm::SlurmError>(),
+                    Some(slurm::SlurmError::NoSuchMember { .. })
+                )
                 || matches!(
                     e.downcast_ref::<StoreError>(),
                     Some(

@@ -561,3 +561,75 @@ fn a_store_summary_does_not_depend_on_sessions() {
     assert_eq!(first, again, "run again");
     assert_eq!(first, resumed, "two sessions");
 }
+
+/// Families: a k range too large for memory is refused at once (exit 2);
+/// a member whose code is too long for a file name still gets a store; a
+/// member index beyond the family is bad input (exit 2).
+#[test]
+fn family_limits_and_long_members() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("family");
+    let out = run_in(
+        dir.path(),
+        &[
+            "family",
+            "cookie-cutter",
+            "--k",
+            "1..100000",
+            "--to",
+            "100",
+            "--out",
+            "big",
+        ],
+    );
+    t.check(one_line_error(&out, 2).is_ok(), || {
+        format!("1..100000: {:?}", one_line_error(&out, 2))
+    });
+    let out = run_in(
+        dir.path(),
+        &[
+            "family",
+            "cookie-cutter",
+            "--k",
+            "300,301",
+            "--to",
+            "200",
+            "--out",
+            "long",
+            "--json",
+        ],
+    );
+    t.check(out.status.success(), || text(&out.stderr));
+    let rows: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    t.check(rows.len() == 2, || format!("rows: {rows:?}"));
+    // The member's store holds the reference values of its code.
+    let code = format!("0.{}7", "3".repeat(299));
+    let stores: Vec<PathBuf> = std::fs::read_dir(dir.path().join("long/stores"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    let want = reference(&code, 200);
+    t.check(
+        stores.iter().any(|s| values_of(s).is_ok_and(|v| v == want)),
+        || format!("no store with the values of k=300: {stores:?}"),
+    );
+    let slurm = dir.path().join("slurm");
+    let out = run(&[
+        "family",
+        "cookie-cutter",
+        "--k",
+        "1..8",
+        "--to",
+        "100",
+        "--slurm",
+        p(&slurm),
+    ]);
+    t.check(out.status.success(), || text(&out.stderr));
+    let out = run(&["family", "member", p(&slurm), "--index", "99"]);
+    t.check(one_line_error(&out, 2).is_ok(), || {
+        format!("--index 99: {:?}", one_line_error(&out, 2))
+    });
+    t.done();
+}
