@@ -33,16 +33,10 @@ pub enum FamilyError {
     },
     #[error("{path}: no codes in the list")]
     EmptyList { path: String },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
 }
 
 /// One game of a family.
@@ -131,7 +125,7 @@ pub fn read_code_list(path: &Path) -> Result<Vec<Member>, FamilyError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| FamilyError::Read {
         path: name.clone(),
-        source,
+        error: source,
     })?;
     parse_code_list(&text, &name)
 }
@@ -306,12 +300,12 @@ pub fn write_tables(rows: &[Row], dir: &Path) -> Result<(), FamilyError> {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|source| FamilyError::Write {
             path: path.display().to_string(),
-            source,
+            error: source,
         })
     };
     std::fs::create_dir_all(dir).map_err(|source| FamilyError::Write {
         path: dir.display().to_string(),
-        source,
+        error: source,
     })?;
     write("family.csv", to_csv(rows))?;
     write("family.md", to_markdown(rows))?;

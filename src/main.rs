@@ -750,6 +750,11 @@ fn main() -> ExitCode {
                     Some(slurm::SlurmError::NoSuchMember { .. })
                 )
                 || matches!(
+                    e.downcast_ref::<slurm::SlurmError>(),
+                    Some(slurm::SlurmError::Read { error, .. })
+                        if error.kind() == std::io::ErrorKind::NotFound
+                )
+                || matches!(
                     e.downcast_ref::<StoreError>(),
                     Some(
                         StoreError::WrongCode { .. }
@@ -1090,21 +1095,30 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 ..PlotOptions::default()
             };
             plot::check(&opts, u64::MAX)?;
-            // Fail on an unwritable path before computing anything.
-            let mut file = std::fs::File::create(&output)
-                .with_context(|| format!("cannot write {}", output.display()))?;
-            let drawn = plot_source(source, &mut opts, format, quiet, &engine);
-            let picture = match drawn {
+            // Fail on an unwritable path before computing anything: the
+            // picture goes to a temporary file next to it, renamed into
+            // place once complete, so a full disk leaves no empty picture.
+            let tmp = plot_temp(&output)?;
+            let written = plot_source(source, &mut opts, format, quiet, &engine).and_then(|p| {
+                use std::io::Write as _;
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&tmp)
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+                f.write_all(&p.bytes)
+                    .and_then(|()| f.sync_all())
+                    .with_context(|| format!("writing {}", output.display()))?;
+                std::fs::rename(&tmp, &output)
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+                Ok(p)
+            });
+            let picture = match written {
                 Ok(p) => p,
                 Err(e) => {
-                    drop(file);
-                    let _ = std::fs::remove_file(&output);
+                    let _ = std::fs::remove_file(&tmp);
                     return Err(e);
                 }
             };
-            file.write_all(&picture.bytes)
-                .and_then(|()| file.sync_all())
-                .with_context(|| format!("writing {}", output.display()))?;
             if !quiet {
                 outln!(
                     "wrote {} ({}x{}, G({}..{}), {})",
@@ -1123,6 +1137,33 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A new, empty temporary file next to the picture `output`; refuses an
+/// `output` that exists and is not a regular file.
+fn plot_temp(output: &Path) -> Result<PathBuf> {
+    if let Ok(m) = std::fs::symlink_metadata(output) {
+        if !m.is_file() {
+            return Err(input(format!(
+                "{}: refusing to write: it exists and is not a regular file",
+                output.display()
+            )));
+        }
+    }
+    let name = output
+        .file_name()
+        .map_or("plot".into(), |n| n.to_string_lossy().into_owned());
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(tmp)
 }
 
 /// Gets the values of a plot and draws them.

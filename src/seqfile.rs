@@ -64,6 +64,9 @@ pub struct SeqFile {
     header: Header,
     code: Code,
     frames: Vec<Frame>,
+    /// The frame decompressed last, so that reading a range piece by piece
+    /// (as plots do) decompresses each frame once.
+    last: std::sync::Mutex<Option<(usize, std::sync::Arc<Seq>)>>,
 }
 
 /// Which kind of file `path` is, from its first bytes.
@@ -192,7 +195,24 @@ impl SeqFile {
             header,
             code,
             frames,
+            last: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Frame `i`, from the one-frame cache or decompressed (and checked).
+    fn cached_frame(&self, i: usize) -> Result<std::sync::Arc<Seq>, StoreError> {
+        if let Ok(last) = self.last.lock() {
+            if let Some((j, seq)) = &*last {
+                if *j == i {
+                    return Ok(seq.clone());
+                }
+            }
+        }
+        let seq = std::sync::Arc::new(self.frame(i)?);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some((i, seq.clone()));
+        }
+        Ok(seq)
     }
 
     pub fn header(&self) -> &Header {
@@ -256,7 +276,7 @@ impl SeqFile {
             return Ok(());
         }
         for i in (from / fv)..to.div_ceil(fv) {
-            let seq = self.frame(i as usize)?;
+            let seq = self.cached_frame(i as usize)?;
             let (start, _) = self.frame_range(i as usize);
             let a = from.max(start) - start;
             let b = to.min(start + seq.len() as u64) - start;

@@ -633,3 +633,171 @@ fn family_limits_and_long_members() {
     });
     t.done();
 }
+
+/// Malformed arguments for every subcommand: one line, the exit code in
+/// the table (2: bad input), never a panic, nothing computed.
+#[test]
+fn malformed_arguments_give_the_right_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    prepare(dir.path());
+    let mut t = Tally::new("malformed arguments");
+    let table: &[(&[&str], i32)] = &[
+        (&["run", " 0.6", "--to", "100", "--no-store"], 2),
+        (&["run", "0.6\n", "--to", "100", "--no-store"], 2),
+        (&["run", "0.6", "--to", " 100", "--no-store"], 2),
+        (&["run", "0.6", "--to", "100 ", "--no-store"], 2),
+        (&["run", "0.6", "--to", "1_", "--no-store"], 2),
+        (&["run", "0.6", "--to", "_1", "--no-store"], 2),
+        (&["run", "0.6", "--to", "10^6", "--no-store"], 2),
+        (&["run", "0.6", "--to", "-5", "--no-store"], 2),
+        (&["run", "0.6", "--to", "1.5", "--no-store"], 2),
+        (&["run", "0.6", "--to", "0", "--no-store"], 2),
+        (&["run", "0.g", "--to", "100", "--no-store"], 2),
+        (
+            &["run", "0.6", "--to", "100", "--threads", "0", "--no-store"],
+            2,
+        ),
+        (
+            &["run", "0.6", "--to", "100", "--mask", "zz", "--no-store"],
+            2,
+        ),
+        (&["run", "0.6"], 2),
+        (&["resume", "s.octal", "--to", "x"], 2),
+        (&["resume", "s.oseq"], 2),
+        (&["resume", "codes.txt"], 2),
+        (&["values", "0.6", "--to", "10", "--from", "20"], 2),
+        (&["values", "0.6"], 2),
+        (&["values", "s.octal", "--to", "5000"], 2),
+        (&["values", " 0.6", "--to", "10"], 2),
+        (&["verify", "codes.txt"], 2),
+        (&["verify", "s.octal", "--recompute", "-1"], 2),
+        (&["export", "s.octal"], 2),
+        (&["export", "s.octal", "-o", "e.oseq", "--to", "99999"], 2),
+        (&["export", "s.octal", "-o", "e.oseq", "--level", "30"], 2),
+        (&["import", "s.octal", "--store", "i.octal"], 2),
+        (&["import", "s.oseq", "--store", "s.octal"], 2),
+        (&["plot", "0.6", "--to", "100", "-o", "p.gif"], 2),
+        (&["plot", "0.6", "--to", "10^3", "-o", "p.png"], 2),
+        (
+            &["plot", "0.6", "--to", "100", "--from", "200", "-o", "p.png"],
+            2,
+        ),
+        (
+            &["family", "cookie-cutter", "--k", "0..3", "--to", "100"],
+            2,
+        ),
+        (
+            &["family", "cookie-cutter", "--k", "1..x", "--to", "100"],
+            2,
+        ),
+        (&["family", "cookie-cutter", "--k", "1..3", "--to", "1_"], 2),
+        (
+            &["family", "codes", "--file", "nothere.txt", "--to", "100"],
+            2,
+        ),
+        (&["family", "member", ".", "--index", "0"], 2),
+        (&["cookie-cutter", "--k", "2", "--grid", "3X3"], 2),
+        (&["cookie-cutter", "--k", "2", "--grid", " 3x3"], 2),
+        (&["cookie-cutter", "--k", "0", "--grid", "3x3"], 2),
+        (&["cookie-cutter", "--k", "2"], 2),
+        (&["vertex-deletion"], 2),
+        (&["vertex-deletion", "--directed-path", "x"], 2),
+        (&["vertex-deletion", "--arcs", "0>"], 2),
+        (&["frobnicate"], 2),
+    ];
+    for (args, code) in table {
+        let out = run_in(dir.path(), args);
+        let r = one_line_error(&out, *code);
+        t.check(r.is_ok(), || format!("{args:?}: {r:?}"));
+    }
+    t.done();
+}
+
+/// Unmounts the tmpfs when dropped.
+struct Mount(PathBuf);
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A full disk (a small tmpfs, when this machine lets the test mount one):
+/// export and plot fail with one line and leave neither the output nor a
+/// temporary file; a run there is refused or stops at its checkpoint.
+#[test]
+fn a_full_disk_leaves_no_partial_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mnt = dir.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs", p(&mnt)])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        println!("faults: disk full: skipped (this machine does not let the test mount a tmpfs)");
+        return;
+    }
+    let _guard = Mount(mnt.clone());
+    let mut t = Tally::new("disk full");
+    let store = make_store(dir.path(), "s.octal", "0.6", 300_000);
+    // Fill the tmpfs but for a few KiB.
+    let filler = vec![0x5au8; 1 << 16];
+    let mut f = std::fs::File::create(mnt.join("filler")).unwrap();
+    use std::io::Write;
+    while f.write_all(&filler).is_ok() {}
+    drop(f);
+    let leftovers = |what: &str| -> Vec<String> {
+        std::fs::read_dir(&mnt)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "filler" && n.contains(what))
+            .collect()
+    };
+    let out = run(&[
+        "export",
+        p(&store),
+        "-o",
+        p(&mnt.join("s.oseq")),
+        "--level",
+        "1",
+    ]);
+    t.check(one_line_error(&out, 1).is_ok(), || {
+        format!("export: {:?}", one_line_error(&out, 1))
+    });
+    t.check(leftovers("oseq").is_empty(), || {
+        format!("export left {:?}", leftovers("oseq"))
+    });
+    let out = run(&[
+        "plot",
+        "0.6",
+        "--to",
+        "100000",
+        "-o",
+        p(&mnt.join("p.svg")),
+        "--quiet",
+    ]);
+    t.check(one_line_error(&out, 1).is_ok(), || {
+        format!("plot: {:?}", one_line_error(&out, 1))
+    });
+    t.check(leftovers("p.svg").is_empty(), || {
+        format!("plot left {:?}", leftovers("p.svg"))
+    });
+    let out = run(&[
+        "run",
+        "0.6",
+        "--to",
+        "1e6",
+        "--store",
+        p(&mnt.join("r.octal")),
+        "--quiet",
+        "--keep-going",
+    ]);
+    let code = out.status.code();
+    t.check(
+        (code == Some(1) || code == Some(2)) && one_line_error(&out, code.unwrap_or(0)).is_ok(),
+        || format!("run: {code:?}: {}", text(&out.stderr)),
+    );
+    t.done();
+}
