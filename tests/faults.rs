@@ -801,3 +801,168 @@ fn a_full_disk_leaves_no_partial_files() {
     );
     t.done();
 }
+
+fn seed() -> u64 {
+    let s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    println!("faults: seed {s}");
+    s
+}
+
+/// kill -9 after a random delay in `lo..hi` seconds (or when it ends).
+fn kill_after(args: &[&str], cwd: &Path, rng: &mut octal::stored::SplitMix, lo: f64, hi: f64) {
+    let mut child = octal()
+        .current_dir(cwd)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let delay = lo + (hi - lo) * (rng.below(1000) as f64 / 1000.0);
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs_f64() < delay {
+        if child.try_wait().unwrap().is_some() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The u16 → u32 widening under kill -9: Cookie Cutter with 70,000 threes
+/// has G(n) = n for n ≤ 70,000 (every heap can be emptied or cut to any
+/// smaller size), so its values pass 65,535 at once. Killed at random
+/// moments, resumed to 65,600 values, the store must hold exactly 0..65600.
+#[test]
+fn widening_survives_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = octal::stored::SplitMix(seed());
+    let code = format!("0.{}7", "3".repeat(70_000));
+    let store = dir.path().join("wide.octal");
+    let mut t = Tally::new("kill -9 widening");
+    let args = [
+        "run",
+        &code,
+        "--to",
+        "65600",
+        "--store",
+        p(&store),
+        "--keep-going",
+        "--quiet",
+        "--checkpoint-every",
+        "0.1",
+    ];
+    for _ in 0..2 {
+        kill_after(&args, dir.path(), &mut rng, 0.5, 5.0);
+        if store.exists() {
+            let v = run(&["verify", p(&store)]);
+            t.check(matches!(v.status.code(), Some(0) | Some(3)), || {
+                format!("verify after kill: {}{}", text(&v.stdout), text(&v.stderr))
+            });
+        }
+    }
+    let out = run(&args);
+    t.check(out.status.success(), || text(&out.stderr));
+    let want: Vec<u32> = (0..65_600).collect();
+    t.check(values_of(&store) == Ok(want), || {
+        "values after resume".into()
+    });
+    let s = octal::store::Store::open(&store, false).unwrap();
+    t.check(s.width() == 4, || format!("width {}", s.width()));
+    t.done();
+}
+
+/// kill -9 during export and during a family, then the same command
+/// again: the result equals an uninterrupted one, and no partial or
+/// temporary file is left.
+#[test]
+fn export_and_family_survive_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut rng = octal::stored::SplitMix(seed());
+    let mut t = Tally::new("kill -9 export, family");
+    let store = make_store(d, "s.octal", "0.333", 3_000_000);
+    let want: Vec<u32> = (0..3_000_000).map(|n| n % 4).collect();
+    for round in 0..3 {
+        let out_path = d.join(format!("e{round}.oseq"));
+        let args = [
+            "export",
+            "s.octal",
+            "-o",
+            out_path.file_name().unwrap().to_str().unwrap(),
+            "--level",
+            "19",
+            "--frame-values",
+            "65536",
+        ];
+        kill_after(&args, d, &mut rng, 0.05, 1.5);
+        // Either nothing at the path or a complete file.
+        if out_path.exists() {
+            t.check(values_of(&out_path) == Ok(want.clone()), || {
+                format!("round {round}: partial export")
+            });
+        } else {
+            let out = run_in(d, &args);
+            t.check(out.status.success(), || text(&out.stderr));
+            t.check(values_of(&out_path) == Ok(want.clone()), || {
+                format!("round {round}: export after kill")
+            });
+        }
+    }
+    let temps: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    t.check(temps.is_empty(), || format!("temporary files: {temps:?}"));
+    drop(store);
+    // A family killed and run again gives the uninterrupted table.
+    std::fs::write(d.join("codes.txt"), "0.6\n0.333\n.137\n").unwrap();
+    let fam = |out: &str| {
+        vec![
+            "family".to_string(),
+            "codes".into(),
+            "--file".into(),
+            "codes.txt".into(),
+            "--to".into(),
+            "1e6".into(),
+            "--keep-going".into(),
+            "--json".into(),
+            "--out".into(),
+            out.into(),
+        ]
+    };
+    // Each row without its time, and the values in each member's store.
+    let table = |args: &[String]| -> Vec<(String, Vec<u32>)> {
+        let out = octal().current_dir(d).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let mut rows: Vec<(String, Vec<u32>)> = text(&out.stdout)
+            .lines()
+            .map(|l| {
+                let mut j: serde_json::Value = serde_json::from_str(l).unwrap();
+                j.as_object_mut().unwrap().remove("seconds");
+                let code = j["code"].as_str().unwrap().to_string();
+                let store = d
+                    .join(args.last().unwrap())
+                    .join("stores")
+                    .join(format!("{code}.octal"));
+                (j.to_string(), values_of(&store).unwrap())
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let clean = table(&fam("clean"));
+    let killed = fam("killed");
+    let killed_ref: Vec<&str> = killed.iter().map(String::as_str).collect();
+    kill_after(&killed_ref, d, &mut rng, 0.2, 2.0);
+    let again = table(&killed);
+    t.check(
+        clean == again && clean.len() == 3 && clean.iter().all(|r| r.1.len() == 1_000_000),
+        || "family after kill differs from the uninterrupted one".to_string(),
+    );
+    t.done();
+}
