@@ -966,3 +966,82 @@ fn export_and_family_survive_sigkill() {
     );
     t.done();
 }
+
+/// Random damage (a few flipped bytes) in each region of a store and of
+/// an export file: every reader refuses it, or recovers with a warning
+/// (a lost slot), and never prints a wrong value.
+#[test]
+fn random_damage_is_refused_or_recovered_never_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut rng = octal::stored::SplitMix(seed());
+    let mut t = Tally::new("random damage");
+    let store = make_store(d, "s.octal", "0.333", 200_000);
+    let want: Vec<u32> = (0..200_000).map(|n| n % 4).collect();
+    let file = d.join("s.oseq");
+    let out = run(&[
+        "export",
+        p(&store),
+        "-o",
+        p(&file),
+        "--frame-values",
+        "50000",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let data = octal::store::Store::open(&store, false)
+        .unwrap()
+        .data_offset();
+    let slot_len = |k| 24 + u64_at(&store, slot_at(k) + 16) + 8;
+    let flen = std::fs::metadata(&file).unwrap().len();
+    // (name, file, start, length) of each region.
+    let regions: Vec<(&str, &Path, u64, u64)> = vec![
+        ("store superblock", &store, 0, 120),
+        ("store slot 0", &store, slot_at(0), slot_len(0)),
+        ("store slot 1", &store, slot_at(1), slot_len(1)),
+        ("store values", &store, data, 2 * 200_000),
+        ("export header", &file, 0, 200),
+        ("export frames", &file, 200, flen - 200 - 4 * 24 - 32),
+        ("export index", &file, flen - 4 * 24 - 32, 4 * 24),
+        ("export trailer", &file, flen - 32, 32),
+    ];
+    for (name, src, start, len) in regions {
+        for round in 0..4 {
+            let copy = d.join(format!(
+                "damaged-{round}-{}",
+                src.file_name().unwrap().to_str().unwrap()
+            ));
+            std::fs::copy(src, &copy).unwrap();
+            for _ in 0..1 + rng.below(3) {
+                let at = start + rng.below(len);
+                let b = read_at(&copy, at, 1)[0];
+                write_at(&copy, at, &[b ^ (1 + rng.below(255) as u8)]);
+            }
+            let v = run(&["verify", p(&copy)]);
+            let vals = run(&["values", p(&copy)]);
+            let printed: Vec<u32> = text(&vals.stdout)
+                .lines()
+                .filter_map(|l| l.parse().ok())
+                .collect();
+            let honest_values = want.starts_with(&printed)
+                && (vals.status.success() == (printed.len() == want.len())
+                    || text(&vals.stderr).contains("warning"));
+            let verify_says = v.status.code() != Some(0)
+                || text(&v.stdout)
+                    == text(&run(&["verify", p(src)]).stdout).replace(p(src), p(&copy));
+            t.check(
+                honest_values && v.status.code().is_some() && verify_says,
+                || {
+                    format!(
+                        "{name} round {round}: verify {:?} {}; values {:?} ({} printed) {}",
+                        v.status.code(),
+                        text(&v.stdout),
+                        vals.status.code(),
+                        printed.len(),
+                        text(&vals.stderr)
+                    )
+                },
+            );
+        }
+    }
+    t.done();
+}
