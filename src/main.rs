@@ -125,7 +125,8 @@ enum Command {
         engine: EngineOpts,
     },
     /// Check a store or exported file against its checksums (and K values
-    /// against the reference engine).
+    /// against the reference engine). Exit 0: ok; 1: damaged; 3: a header
+    /// slot was lost, so the store opens at its older checkpoint.
     Verify {
         path: PathBuf,
         /// Recompute this many values at random (plus the last) with the
@@ -761,6 +762,7 @@ fn main() -> ExitCode {
                             | StoreError::Foreign(_)
                             | StoreError::Exists(_)
                             | StoreError::Output { .. }
+                            | StoreError::CodeTooLong(_)
                             | StoreError::Version { .. }
                             | StoreError::TooBig { .. }
                             | StoreError::Engine(_)

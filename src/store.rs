@@ -77,6 +77,8 @@ pub enum StoreError {
     },
     #[error("{0}: already exists")]
     Exists(PathBuf),
+    #[error("the code is too long to store (its superblock would take {0} bytes, at most 16 MiB); use --no-store")]
+    CodeTooLong(u64),
     #[error("{path}: refusing to write: it {why}")]
     Output { path: PathBuf, why: String },
     #[error("interrupted; nothing was written")]
@@ -638,6 +640,9 @@ impl Store {
             return Err(StoreError::Exists(path.to_owned()));
         }
         let sb = Superblock::new(code, DEFAULT_SLOT_SIZE, chunk_values.max(1));
+        if sb.super_len > MAX_SUPER_LEN {
+            return Err(StoreError::CodeTooLong(sb.super_len));
+        }
         let tmp = temp_path(path, "new");
         let mut store = Store::write_new(&tmp, sb, cp, 0, fill)?;
         // A hard link fails if `path` appeared meanwhile: never clobber.
