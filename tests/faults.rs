@@ -1055,3 +1055,50 @@ fn random_damage_is_refused_or_recovered_never_wrong() {
     }
     t.done();
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM during an export: exit 130 or 143, nothing
+/// at the output path and no temporary file left.
+#[test]
+fn an_interrupted_export_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut t = Tally::new("interrupted export");
+    // 0.6 compresses slowly at level 22: about a second to export.
+    make_store(d, "s.octal", "0.6", 3_000_000);
+    for (sig, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let out_path = d.join(format!("e{sig}.oseq"));
+        let mut child = octal()
+            .current_dir(d)
+            .args(["export", "s.octal", "-o", p(&out_path), "--level", "22"])
+            .args(["--frame-values", "16384"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the temporary file exists, then signal.
+        let start = std::time::Instant::now();
+        while start.elapsed().as_secs() < 20 {
+            let tmp = std::fs::read_dir(d)
+                .unwrap()
+                .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"));
+            if tmp || child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, sig) };
+        let out = child.wait_with_output().unwrap();
+        let left: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        t.check(
+            out.status.code() == Some(status) && !out_path.exists(),
+            || format!("signal {sig}: {:?} {}", out.status, text(&out.stderr)),
+        );
+        t.check(left.is_empty(), || format!("signal {sig}: left {left:?}"));
+    }
+    t.done();
+}
