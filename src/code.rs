@@ -26,6 +26,8 @@ use thiserror::Error;
 pub enum CodeError {
     #[error("empty octal code (expected something like 0.6 or .137)")]
     Empty,
+    #[error("octal code {0:?} has spaces or a newline around it; give the code alone")]
+    Whitespace(String),
     #[error("octal code {0:?} has no point: write it as 0.{0} or .{0}")]
     MissingPoint(String),
     #[error("octal code {code:?} has no digits after the point")]
@@ -221,9 +223,13 @@ impl FromStr for Code {
     type Err = CodeError;
 
     fn from_str(s: &str) -> Result<Code, CodeError> {
-        let code = s.trim();
-        if code.is_empty() {
+        // Exactly the code: no spaces or newlines around it.
+        let code = s;
+        if code.trim().is_empty() {
             return Err(CodeError::Empty);
+        }
+        if code.trim() != code {
+            return Err(CodeError::Whitespace(code.to_string()));
         }
         if code.eq_ignore_ascii_case("grundy") {
             return Ok(Code::grundy());
@@ -388,10 +394,16 @@ mod tests {
             ("0.60", "0.6"),
             ("0.0", "0.0"),
             ("4.0", "4.0"),
-            (" .77 ", "0.77"),
             ("0.3333333333337", "0.3333333333337"),
         ] {
             assert_eq!(p(input).unwrap().to_string(), canon, "{input}");
+        }
+        // The code alone: spaces or a newline around it are refused.
+        for input in [" .77 ", " 0.6", "0.6\n", "0.6\t"] {
+            assert!(
+                matches!(p(input), Err(CodeError::Whitespace(_))),
+                "{input:?}"
+            );
         }
     }
 

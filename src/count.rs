@@ -1,4 +1,9 @@
 //! Heap counts as users type them: `10000000`, `1e7`, `2^30`, `10_000_000`.
+//!
+//! Exactly these spellings are accepted: decimal digits, with single `_`
+//! only between two digits; `Me` or `ME` followed by an exponent (a power of
+//! ten: `1e6`, `25e4`); `2^K` (a power of two; other bases are refused, write
+//! `1e6` rather than `10^6`). No spaces, signs or fractions.
 
 use thiserror::Error;
 
@@ -8,7 +13,9 @@ pub const MAX_COUNT: u64 = 1 << 48;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CountError {
-    #[error("{0:?} is not a count (expected e.g. 1000000, 1e6, 2^20 or 1_000_000)")]
+    #[error(
+        "{0:?} is not a count (expected e.g. 1000000, 1e6, 2^20 or 1_000_000, without spaces)"
+    )]
     Syntax(String),
     #[error("{0:?} is negative; a count must be positive")]
     Negative(String),
@@ -19,12 +26,20 @@ pub enum CountError {
 /// Parses a non-negative count. `0` is allowed here; callers that need a
 /// positive one say so.
 pub fn parse_count(s: &str) -> Result<u64, CountError> {
-    let t = s.trim();
     let bad = || CountError::Syntax(s.to_string());
-    if t.starts_with('-') {
+    if s.starts_with('-') {
         return Err(CountError::Negative(s.to_string()));
     }
-    let t: String = t.chars().filter(|&c| c != '_').collect();
+    // `_` only between two digits.
+    let b = s.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'_'
+            && !(i > 0 && i + 1 < b.len() && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+        {
+            return Err(bad());
+        }
+    }
+    let t: String = s.chars().filter(|&c| c != '_').collect();
     if t.is_empty() {
         return Err(bad());
     }
@@ -41,7 +56,10 @@ pub fn parse_count(s: &str) -> Result<u64, CountError> {
         base.checked_pow(exp).ok_or_else(too_large)
     };
     let value = if let Some((b, e)) = t.split_once('^') {
-        pow(int(b)?, int(e)?)?
+        if b != "2" {
+            return Err(bad());
+        }
+        pow(2, int(e)?)?
     } else if let Some((m, e)) = t.split_once(['e', 'E']) {
         int(m)?
             .checked_mul(pow(10, int(e)?)?)
@@ -75,6 +93,14 @@ mod tests {
         assert!(matches!(parse_count("abc"), Err(CountError::Syntax(_))));
         assert!(matches!(parse_count(""), Err(CountError::Syntax(_))));
         assert!(matches!(parse_count("1.5e3"), Err(CountError::Syntax(_))));
+        for s in [
+            " 100", "100 ", "1_", "_1", "1__0", "10^6", "3^2", "1e_6", "+5", "0x10",
+        ] {
+            assert!(
+                matches!(parse_count(s), Err(CountError::Syntax(_))),
+                "{s:?}"
+            );
+        }
         assert!(matches!(parse_count("2^64"), Err(CountError::TooLarge(_))));
         assert!(matches!(parse_count("1e300"), Err(CountError::TooLarge(_))));
         assert!(matches!(

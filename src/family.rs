@@ -23,6 +23,8 @@ pub enum FamilyError {
     BadRange(String),
     #[error("a cutter size k must be at least 1 (got {0})")]
     ZeroK(String),
+    #[error("{0:?}: a family's cutter sizes go up to k = {MAX_FAMILY_K} (its members' codes alone would take memory quadratic in k)")]
+    TooLargeK(String),
     #[error("{path}: line {line}: {message}")]
     BadList {
         path: String,
@@ -31,16 +33,10 @@ pub enum FamilyError {
     },
     #[error("{path}: no codes in the list")]
     EmptyList { path: String },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
 }
 
 /// One game of a family.
@@ -52,7 +48,22 @@ pub struct Member {
 }
 
 impl Member {
-    /// A short name for progress lines and store files.
+    /// The file name (without extension) of the member's store and plot:
+    /// the code when it is short, else `k…-HASH` or `code-HASH` (FNV of the
+    /// code), so that any member fits a file name.
+    pub fn file_stem(&self) -> String {
+        let code = self.code.to_string();
+        if code.len() <= 128 {
+            return code;
+        }
+        let hash = crate::stats::Checksum::of_bytes(code.as_bytes()).hex();
+        match self.k {
+            Some(k) => format!("k{k}-{hash}"),
+            None => format!("code-{hash}"),
+        }
+    }
+
+    /// A short name for progress lines.
     pub fn label(&self) -> String {
         match self.k {
             Some(k) => format!("k={k} {}", self.code),
@@ -60,6 +71,10 @@ impl Member {
         }
     }
 }
+
+/// The largest cutter size in a Cookie Cutter family: the codes of
+/// 1..=k take k²/2 bytes (50 MB here), and each member a store.
+pub const MAX_FAMILY_K: u64 = 10_000;
 
 /// Parses `1..64` (inclusive, as users read it), `1..=64`, `7` or
 /// `1,3,5` into the sizes they name, in order, without repeats.
@@ -72,13 +87,19 @@ pub fn parse_k_range(s: &str) -> Result<Vec<u64>, FamilyError> {
         if let Some((a, b)) = part.split_once("..") {
             let b = b.strip_prefix('=').unwrap_or(b);
             let (a, b) = (num(a)?, num(b)?);
-            if a > b || b - a > 100_000 {
+            if a > b {
                 return Err(bad());
+            }
+            if b > MAX_FAMILY_K {
+                return Err(FamilyError::TooLargeK(s.to_string()));
             }
             ks.extend(a..=b);
         } else {
             ks.push(num(part)?);
         }
+    }
+    if ks.iter().any(|&k| k > MAX_FAMILY_K) {
+        return Err(FamilyError::TooLargeK(s.to_string()));
     }
     if ks.contains(&0) {
         return Err(FamilyError::ZeroK(s.to_string()));
@@ -104,7 +125,7 @@ pub fn read_code_list(path: &Path) -> Result<Vec<Member>, FamilyError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| FamilyError::Read {
         path: name.clone(),
-        source,
+        error: source,
     })?;
     parse_code_list(&text, &name)
 }
@@ -279,12 +300,12 @@ pub fn write_tables(rows: &[Row], dir: &Path) -> Result<(), FamilyError> {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|source| FamilyError::Write {
             path: path.display().to_string(),
-            source,
+            error: source,
         })
     };
     std::fs::create_dir_all(dir).map_err(|source| FamilyError::Write {
         path: dir.display().to_string(),
-        source,
+        error: source,
     })?;
     write("family.csv", to_csv(rows))?;
     write("family.md", to_markdown(rows))?;

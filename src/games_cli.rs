@@ -150,16 +150,19 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
 }
 
 /// Prints the result: one JSON object, or a line of context and then the
-/// value alone on the last line. A closed pipe is not an error.
-fn print(json_out: bool, obj: Map<String, Value>, human: &str, value: u32) {
+/// value alone on the last line. A full stdout is an error (a closed pipe
+/// ends the process by SIGPIPE).
+fn print(json_out: bool, obj: Map<String, Value>, human: &str, value: u32) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let _ = if json_out {
+    if json_out {
         let mut obj = obj;
         obj.insert("value".into(), value.into());
         writeln!(out, "{}", Value::Object(obj))
     } else {
         writeln!(out, "{human}\n{value}")
-    };
+    }
+    .and_then(|()| out.flush())
+    .map_err(crate::stdout_error)
 }
 
 pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
@@ -184,14 +187,14 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
             obj.insert("heap".into(), heap.into());
             let human =
                 format!("cookie cutter k={cutter} on {grid}: octal game {code} at heap {heap}");
-            print(a.json, obj, &human, value);
+            print(a.json, obj, &human, value)?;
         }
         Method::Nim { heap } => {
             obj.insert("method".into(), "nim (Corollary 5.1.1)".into());
             obj.insert("heap".into(), heap.into());
             let human = format!("cookie cutter k={cutter} on {grid}: a nim heap of {heap}");
             let value = u32::try_from(heap).map_err(|_| input("strip too long"))?;
-            print(a.json, obj, &human, value);
+            print(a.json, obj, &human, value)?;
         }
         Method::Board { rows, cols } => {
             let mut solver = Solver::new(cutter);
@@ -214,7 +217,7 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
                 "cookie cutter k={cutter} on {grid}: exact search, {} positions, {seconds:.3} s",
                 solver.positions()
             );
-            print(a.json, obj, &human, value);
+            print(a.json, obj, &human, value)?;
         }
     }
     Ok(())
@@ -269,12 +272,12 @@ fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -
             .iter()
             .map(|r| r.iter().map(|c| c.seconds).collect())
             .collect();
-        println!(
+        crate::outln!(
             "{}",
             json!({"game": "cookie-cutter", "k": cutter.to_string(), "table": values, "seconds": seconds})
         );
     } else {
-        print!("{}", cookie_cutter::format_table(&values));
+        crate::out!("{}", cookie_cutter::format_table(&values));
     }
     Ok(())
 }
@@ -306,7 +309,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         obj.insert("method".into(), "exact search".into());
         obj.insert("vertices".into(), d.vertices().into());
         let human = format!("vertex deletion on {} vertices: exact search", d.vertices());
-        print(a.json, obj, &human, value);
+        print(a.json, obj, &human, value)?;
         return Ok(());
     }
     if a.vertices.is_some() {
@@ -326,7 +329,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         obj.insert("heap".into(), n.into());
         let human =
             format!("vertex deletion on a directed path of {n}: octal game {code} at heap {n}");
-        print(a.json, obj, &human, value);
+        print(a.json, obj, &human, value)?;
     } else if let Some(list) = &a.directed_paths {
         let heaps = vertex_deletion::parse_paths(list).map_err(input)?;
         let values = engine_values(&code, &heaps, &a.engine, quiet)?;
@@ -336,7 +339,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         let human = format!(
             "vertex deletion on directed paths {list}: nim-sum of {code} at heaps {heaps:?} = {values:?}"
         );
-        print(a.json, obj, &human, value);
+        print(a.json, obj, &human, value)?;
     }
     Ok(())
 }

@@ -20,6 +20,30 @@ use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 use octal::stored::{self, run_stored};
 use octal::{family, slurm};
 
+/// `println!` that returns an error from the enclosing function when
+/// stdout cannot be written (a full disk), instead of panicking.
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($t)*).map_err($crate::stdout_error)?
+    }};
+}
+
+/// `print!` that returns an error when stdout cannot be written.
+#[macro_export]
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($t)*).map_err($crate::stdout_error)?
+    }};
+}
+
+/// Why stdout could not be written, as a one-line error (exit 1).
+pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("writing to stdout: {e}")
+}
+
 mod games_cli;
 
 #[derive(Parser)]
@@ -101,7 +125,8 @@ enum Command {
         engine: EngineOpts,
     },
     /// Check a store or exported file against its checksums (and K values
-    /// against the reference engine).
+    /// against the reference engine). Exit 0: ok; 1: damaged; 3: a header
+    /// slot was lost, so the store opens at its older checkpoint.
     Verify {
         path: PathBuf,
         /// Recompute this many values at random (plus the last) with the
@@ -111,6 +136,9 @@ enum Command {
         /// Seed for picking the values to recompute (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// No progress display while recomputing.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Write a store's values to a zstd-compressed sequence file.
     Export {
@@ -127,6 +155,10 @@ enum Command {
         /// Values per compressed frame.
         #[arg(long, hide = true, default_value_t = seqfile::DEFAULT_FRAME_VALUES)]
         frame_values: u64,
+        /// Replace an existing regular file at FILE (never a device, a
+        /// directory, a symbolic link or the store itself).
+        #[arg(long)]
+        force: bool,
     },
     /// Make a store from an exported file, to continue computing with
     /// `octal resume`.
@@ -139,7 +171,8 @@ enum Command {
     },
     /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
     Plot {
-        /// The octal code to compute, e.g. 0.6 (stores and files: not yet).
+        /// An octal code to compute (e.g. 0.6), or a store or exported
+        /// sequence file to draw from.
         source: String,
         #[arg(long, allow_hyphen_values = true)]
         to: String,
@@ -346,8 +379,8 @@ fn update(bar: &Option<ProgressBar>, p: &Progress) {
     }
 }
 
-fn print_human(s: &Summary) {
-    println!(
+fn print_human(s: &Summary) -> Result<()> {
+    outln!(
         "{}: {} values in {:.3} s ({:.0} values/s, engine {}, {} thread{}, {})",
         s.code,
         s.values,
@@ -358,7 +391,7 @@ fn print_human(s: &Summary) {
         if s.engine.threads == 1 { "" } else { "s" },
         s.isa
     );
-    println!(
+    outln!(
         "max value {} (first at n={}), {} zeros, last value G({})={}",
         s.max_value,
         s.first_max_at,
@@ -367,17 +400,18 @@ fn print_human(s: &Summary) {
         s.last_value
     );
     if let Some(mask) = s.engine.rare_mask {
-        println!(
+        outln!(
             "sparse space: mask 0x{mask:x}, {} rare positions, last at {}",
             s.engine.rare_positions.unwrap_or(0),
             s.engine.last_rare_at.map_or("-".into(), |r| r.to_string())
         );
     }
-    print_period(s);
-    println!(
+    print_period(s)?;
+    outln!(
         "checksum {} (FNV-1a-64 of the values as little-endian u32)",
         s.checksum
     );
+    Ok(())
 }
 
 fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Result<ExitCode> {
@@ -387,7 +421,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         let manifest = slurm::Manifest::new(name, to, args.keep_going, members);
         let exe = std::env::current_exe().context("locating the octal binary")?;
         let script = slurm::prepare(&manifest, dir, &exe)?;
-        println!("{}", script.display());
+        outln!("{}", script.display());
         if !args.quiet {
             eprintln!(
                 "{} members; submit with: sbatch {}; then: octal family collect {}",
@@ -419,10 +453,16 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     });
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let rows = family::run_family(members, jobs, |_, member| {
-        let path = out.join("stores").join(format!("{}.octal", member.code));
+        let path = out
+            .join("stores")
+            .join(format!("{}.octal", member.file_stem()));
         let mut result = run_member(member, to, args.keep_going, &path, &stop, &multi);
         if let (Ok(summary), Some(dir)) = (&result, &args.plots) {
-            if let Err(e) = plot_member(&path, summary, &dir.join(format!("{}.png", member.code))) {
+            if let Err(e) = plot_member(
+                &path,
+                summary,
+                &dir.join(format!("{}.png", member.file_stem())),
+            ) {
                 result = Err(format!("plotting: {e:#}"));
             }
         }
@@ -537,9 +577,9 @@ fn finish_family(
 ) -> Result<ExitCode> {
     family::write_tables(rows, out)?;
     if json {
-        print!("{}", family::to_json_lines(rows));
+        out!("{}", family::to_json_lines(rows));
     } else {
-        print!("{}", family::to_markdown(rows));
+        out!("{}", family::to_markdown(rows));
         if !quiet {
             eprintln!(
                 "tables written to {}/family.{{csv,md,jsonl}}",
@@ -590,7 +630,7 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     let row = family::Row::from_summary(&member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {
-        println!("{}", serde_json::to_string(&row)?);
+        outln!("{}", serde_json::to_string(&row)?);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -631,26 +671,26 @@ fn one_line(e: &clap::Error) -> String {
     parts.join(" ").trim_start_matches("error: ").to_string()
 }
 
-fn print_period(s: &Summary) {
+fn print_period(s: &Summary) -> Result<()> {
     let notation = s
         .period_notation
         .as_ref()
         .map(|n| format!(": {n}"))
         .unwrap_or_default();
     if let Some(p) = &s.period {
-        println!(
+        outln!(
             "periodic: period {}, preperiod {}, proven at {} (bound {}){notation}",
             p.period,
             p.preperiod,
             p.proven_at,
             p.bound.unwrap_or(p.proven_at)
         );
-        return;
+        return Ok(());
     }
     if !s.period_provable {
-        print!("no period can be proven for this game");
+        out!("no period can be proven for this game");
     } else {
-        print!("no period found up to {}", s.values);
+        out!("no period found up to {}", s.values);
     }
     match &s.apparent_period {
         Some(p) => {
@@ -658,13 +698,15 @@ fn print_period(s: &Summary) {
                 .bound
                 .map(|b| format!(", a proof needs {b} values"))
                 .unwrap_or_default();
-            println!(
+            outln!(
                 " (apparent period {}, preperiod {}{needs}){notation}",
-                p.period, p.preperiod
+                p.period,
+                p.preperiod
             )
         }
-        None => println!(),
+        None => outln!(),
     }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -693,16 +735,34 @@ fn main() -> ExitCode {
         eprintln!("octal: {e}");
         return ExitCode::from(2);
     }
-    match dispatch(cli.command) {
+    // Whatever was printed must reach stdout: a full disk is an error.
+    let result = dispatch(cli.command).and_then(|code| {
+        std::io::stdout().flush().map_err(stdout_error)?;
+        Ok(code)
+    });
+    match result {
         Ok(code) => code,
         Err(e) => {
             let usage = e.downcast_ref::<InputError>().is_some()
+                || e.downcast_ref::<StoreError>()
+                    .is_some_and(StoreError::is_input)
+                || matches!(
+                    e.downcast_ref::<slurm::SlurmError>(),
+                    Some(slurm::SlurmError::NoSuchMember { .. })
+                )
+                || matches!(
+                    e.downcast_ref::<slurm::SlurmError>(),
+                    Some(slurm::SlurmError::Read { error, .. })
+                        if error.kind() == std::io::ErrorKind::NotFound
+                )
                 || matches!(
                     e.downcast_ref::<StoreError>(),
                     Some(
                         StoreError::WrongCode { .. }
                             | StoreError::Foreign(_)
                             | StoreError::Exists(_)
+                            | StoreError::Output { .. }
+                            | StoreError::CodeTooLong(_)
                             | StoreError::Version { .. }
                             | StoreError::TooBig { .. }
                             | StoreError::Engine(_)
@@ -750,9 +810,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 bar.finish_and_clear();
             }
             if json {
-                println!("{}", serde_json::to_string(&outcome.summary)?);
+                outln!("{}", serde_json::to_string(&outcome.summary)?);
             } else {
-                print_human(&outcome.summary);
+                print_human(&outcome.summary)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -799,6 +859,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             match seqfile::detect(path)? {
                 Some(Kind::Store) => {
                     let store = Store::open(path, false)?;
+                    warn_lost_slot(&store);
                     let to = check_range(path, from, to, store.good())?;
                     let mut at = from;
                     while at < to {
@@ -815,38 +876,46 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                         print_values(&mut out, v).map_err(|e| StoreError::Io {
                             path: "<stdout>".into(),
                             what: "writing values",
-                            source: std::io::Error::other(e),
+                            error: std::io::Error::other(e),
                         })
                     })?;
                 }
                 None => return Err(StoreError::Foreign(path.to_owned()).into()),
             }
-            out.flush().context("writing values")?;
+            out.flush().context("writing values to stdout")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify {
             path,
             recompute,
             seed,
+            quiet,
         } => {
             let seed = seed.unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64)
             });
-            let (line, problems) = match seqfile::detect(&path)? {
+            let mut meter = RecomputeMeter::new(quiet);
+            let verdict = match seqfile::detect(&path)? {
                 Some(Kind::Store) => {
                     let store = Store::open(&path, false)?;
-                    stored::verify_store(&store, recompute, seed)
+                    stored::verify_store_with(&store, recompute, seed, &mut |d, t| {
+                        meter.update(d, t)
+                    })
                 }
                 Some(Kind::SeqFile) => {
                     let file = SeqFile::open(&path)?;
                     let mut problems = file.problems();
                     if problems.is_empty() && recompute > 0 {
                         let all = file.read_all()?;
-                        for (i, have, want) in
-                            stored::recompute(file.code(), all.view(0, all.len()), recompute, seed)
-                        {
+                        for (i, have, want) in stored::recompute_with(
+                            file.code(),
+                            all.view(0, all.len()),
+                            recompute,
+                            seed,
+                            &mut |d, t| meter.update(d, t),
+                        ) {
                             problems.push(format!(
                                 "G({i}) is stored as {have} but the reference engine gives {want}"
                             ));
@@ -863,20 +932,37 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                         file.frames(),
                         recompute.min(h.count)
                     );
-                    (line, problems)
+                    stored::Verdict {
+                        line,
+                        problems,
+                        lost_slot: None,
+                    }
                 }
                 None => return Err(StoreError::Foreign(path).into()),
             };
-            if problems.is_empty() {
-                println!("ok {line} (seed {seed})");
-                Ok(ExitCode::SUCCESS)
-            } else {
-                println!("DAMAGED {line}");
-                for p in &problems {
-                    println!("  {p}");
-                }
-                Ok(ExitCode::FAILURE)
+            meter.finish();
+            let stored::Verdict {
+                line,
+                problems,
+                lost_slot,
+            } = verdict;
+            if problems.is_empty() && lost_slot.is_none() {
+                outln!("ok {line} (seed {seed})");
+                return Ok(ExitCode::SUCCESS);
             }
+            if problems.is_empty() {
+                outln!("CHECKPOINT LOST {line}");
+            } else {
+                outln!("DAMAGED {line}");
+            }
+            for p in lost_slot.iter().chain(&problems) {
+                outln!("  {p}");
+            }
+            Ok(ExitCode::from(if problems.is_empty() {
+                EXIT_CHECKPOINT_LOST
+            } else {
+                1
+            }))
         }
         Command::Export {
             path,
@@ -884,8 +970,10 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             level,
             to,
             frame_values,
+            force,
         } => {
             let store = Store::open(&path, false)?;
+            warn_lost_slot(&store);
             let to = match to {
                 Some(to) => {
                     let to = parse_to("to", &to)?;
@@ -894,8 +982,24 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 None => None,
             };
             let start = Instant::now();
-            let e = seqfile::export(&store, &output, level, frame_values, to)?;
-            println!(
+            // Ctrl-C or SIGTERM stop between frames and remove the
+            // temporary file.
+            let stop = stored::stop_on_signals().context("installing signal handlers")?;
+            let opts = seqfile::ExportOptions {
+                force,
+                stop: Some(&stop),
+            };
+            let e = match seqfile::export(&store, &output, level, frame_values, to, &opts) {
+                Err(StoreError::Interrupted(status)) => {
+                    eprintln!(
+                        "octal: interrupted: nothing was written to {}",
+                        output.display()
+                    );
+                    return Ok(ExitCode::from(status as u8));
+                }
+                r => r?,
+            };
+            outln!(
                 "exported {} values of {} to {}: {} ({} raw, ratio {:.1}) in {:.2} s",
                 e.values,
                 store.code(),
@@ -914,7 +1018,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         } => {
             let seq = SeqFile::open(&file)?;
             let s = seqfile::import(&seq, &store, chunk_values)?;
-            println!(
+            outln!(
                 "imported {} values of {} into {}; `octal resume {} --to N` continues",
                 s.good(),
                 s.code(),
@@ -966,9 +1070,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             for n in from as usize..to as usize {
-                writeln!(out, "{}", outcome.seq.get(n)).context("writing values")?;
+                writeln!(out, "{}", outcome.seq.get(n)).context("writing values to stdout")?;
             }
-            out.flush().context("writing values")?;
+            out.flush().context("writing values to stdout")?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Plot {
@@ -993,23 +1097,32 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 ..PlotOptions::default()
             };
             plot::check(&opts, u64::MAX)?;
-            // Fail on an unwritable path before computing anything.
-            let mut file = std::fs::File::create(&output)
-                .with_context(|| format!("cannot write {}", output.display()))?;
-            let drawn = plot_source(source, &mut opts, format, quiet, &engine);
-            let picture = match drawn {
+            // Fail on an unwritable path before computing anything: the
+            // picture goes to a temporary file next to it, renamed into
+            // place once complete, so a full disk leaves no empty picture.
+            let tmp = plot_temp(&output)?;
+            let written = plot_source(source, &mut opts, format, quiet, &engine).and_then(|p| {
+                use std::io::Write as _;
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&tmp)
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+                f.write_all(&p.bytes)
+                    .and_then(|()| f.sync_all())
+                    .with_context(|| format!("writing {}", output.display()))?;
+                std::fs::rename(&tmp, &output)
+                    .with_context(|| format!("cannot write {}", output.display()))?;
+                Ok(p)
+            });
+            let picture = match written {
                 Ok(p) => p,
                 Err(e) => {
-                    drop(file);
-                    let _ = std::fs::remove_file(&output);
+                    let _ = std::fs::remove_file(&tmp);
                     return Err(e);
                 }
             };
-            file.write_all(&picture.bytes)
-                .and_then(|()| file.sync_all())
-                .with_context(|| format!("writing {}", output.display()))?;
             if !quiet {
-                println!(
+                outln!(
                     "wrote {} ({}x{}, G({}..{}), {})",
                     output.display(),
                     width,
@@ -1026,6 +1139,33 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A new, empty temporary file next to the picture `output`; refuses an
+/// `output` that exists and is not a regular file.
+fn plot_temp(output: &Path) -> Result<PathBuf> {
+    if let Ok(m) = std::fs::symlink_metadata(output) {
+        if !m.is_file() {
+            return Err(input(format!(
+                "{}: refusing to write: it exists and is not a regular file",
+                output.display()
+            )));
+        }
+    }
+    let name = output
+        .file_name()
+        .map_or("plot".into(), |n| n.to_string_lossy().into_owned());
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(tmp)
 }
 
 /// Gets the values of a plot and draws them.
@@ -1110,6 +1250,70 @@ fn plot_source(
     }
 }
 
+/// Says on stderr when a store opened at its older checkpoint.
+fn warn_lost_slot(store: &Store) {
+    if let Some(lost) = stored::lost_slot(store) {
+        eprintln!("octal: warning: {}: {lost}", store.path().display());
+    }
+}
+
+/// `verify`'s exit status when the store is sound but a header slot was
+/// lost, so it opens at the older checkpoint (documented in docs/store.md).
+const EXIT_CHECKPOINT_LOST: u8 = 3;
+
+/// Progress of `verify --recompute` on a terminal: a bar, and once the
+/// first values are done, how long the reference engine will take.
+struct RecomputeMeter {
+    show: bool,
+    bar: Option<ProgressBar>,
+    start: Instant,
+    said: bool,
+}
+
+impl RecomputeMeter {
+    fn new(quiet: bool) -> RecomputeMeter {
+        let show = !quiet && std::io::stderr().is_terminal();
+        RecomputeMeter {
+            show,
+            bar: None,
+            start: Instant::now(),
+            said: false,
+        }
+    }
+
+    fn update(&mut self, done: u64, total: u64) {
+        if !self.show {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            self.start = Instant::now();
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "recomputing with the reference engine [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ETA {eta}",
+                )
+                .expect("valid template"),
+            );
+            bar
+        });
+        bar.set_position(done);
+        let elapsed = self.start.elapsed().as_secs_f64();
+        if !self.said && done > 0 && (elapsed > 0.5 || done >= 1024) {
+            self.said = true;
+            bar.println(format!(
+                "octal: recomputing {total} values with the reference engine takes about {:.0} s",
+                elapsed / done as f64 * total as f64
+            ));
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// Where `octal run CODE` keeps its values when no --store is given.
 pub fn default_store(code: &Code) -> PathBuf {
     PathBuf::from("runs").join(format!("{code}.octal"))
@@ -1127,14 +1331,7 @@ fn stored_run(
     let every = opts.every()?;
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
     let path = store.path().display().to_string();
-    if let (slot, Some(why)) = store.slots() {
-        if why != "empty" {
-            eprintln!(
-                "octal: warning: {path}: header slot {} is unusable ({why}); continuing from the checkpoint in slot {slot}",
-                1 - slot
-            );
-        }
-    }
+    warn_lost_slot(&store);
     let good = store.good();
     let bar = progress_bar(job.to, quiet || json);
     if let Some(bar) = &bar {
@@ -1159,12 +1356,12 @@ fn stored_run(
         return Ok(ExitCode::from(status as u8));
     }
     if json {
-        println!("{}", serde_json::to_string(&outcome.summary)?);
+        outln!("{}", serde_json::to_string(&outcome.summary)?);
     } else {
-        print_human(&outcome.summary);
+        print_human(&outcome.summary)?;
         match outcome.summary.resumed_from {
-            Some(n) => println!("store {path} (resumed from {n} values)"),
-            None => println!("store {path}"),
+            Some(n) => outln!("store {path} (resumed from {n} values)"),
+            None => outln!("store {path}"),
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -1187,7 +1384,7 @@ fn check_range(path: &Path, from: u64, to: Option<u64>, count: u64) -> Result<u6
 
 fn print_values(out: &mut impl Write, values: SeqRef<'_>) -> Result<()> {
     for i in 0..values.len() {
-        writeln!(out, "{}", values.get(i)).context("writing values")?;
+        writeln!(out, "{}", values.get(i)).context("writing values to stdout")?;
     }
     Ok(())
 }

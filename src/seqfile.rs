@@ -5,7 +5,7 @@
 //! is in docs/store.md.
 
 use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -64,6 +64,9 @@ pub struct SeqFile {
     header: Header,
     code: Code,
     frames: Vec<Frame>,
+    /// The frame decompressed last, so that reading a range piece by piece
+    /// (as plots do) decompresses each frame once.
+    last: std::sync::Mutex<Option<(usize, std::sync::Arc<Seq>)>>,
 }
 
 /// Which kind of file `path` is, from its first bytes.
@@ -76,7 +79,7 @@ pub enum Kind {
 /// `Some(kind)` if `path` is a file starting with a store's or a sequence
 /// file's magic, `None` if it is another file; errors if unreadable.
 pub fn detect(path: &Path) -> Result<Option<Kind>, StoreError> {
-    let file = File::open(path).map_err(StoreError::io(path, "opening"))?;
+    let file = StoreError::open_file(path, false)?;
     let mut magic = [0u8; 8];
     if file.read_exact_at(&mut magic, 0).is_err() {
         return Ok(None);
@@ -110,7 +113,7 @@ fn seq_from_bytes(width: u8, bytes: &[u8]) -> Seq {
 
 impl SeqFile {
     pub fn open(path: &Path) -> Result<SeqFile, StoreError> {
-        let file = File::open(path).map_err(StoreError::io(path, "opening"))?;
+        let file = StoreError::open_file(path, false)?;
         let len = file
             .metadata()
             .map_err(StoreError::io(path, "reading metadata"))?
@@ -192,7 +195,24 @@ impl SeqFile {
             header,
             code,
             frames,
+            last: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Frame `i`, from the one-frame cache or decompressed (and checked).
+    fn cached_frame(&self, i: usize) -> Result<std::sync::Arc<Seq>, StoreError> {
+        if let Ok(last) = self.last.lock() {
+            if let Some((j, seq)) = &*last {
+                if *j == i {
+                    return Ok(seq.clone());
+                }
+            }
+        }
+        let seq = std::sync::Arc::new(self.frame(i)?);
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some((i, seq.clone()));
+        }
+        Ok(seq)
     }
 
     pub fn header(&self) -> &Header {
@@ -256,7 +276,7 @@ impl SeqFile {
             return Ok(());
         }
         for i in (from / fv)..to.div_ceil(fv) {
-            let seq = self.frame(i as usize)?;
+            let seq = self.cached_frame(i as usize)?;
             let (start, _) = self.frame_range(i as usize);
             let a = from.max(start) - start;
             let b = to.min(start + seq.len() as u64) - start;
@@ -337,13 +357,84 @@ pub struct Exported {
 /// Writes `store`'s values to a compressed sequence file at `out`
 /// (atomically: a temporary file renamed into place): all of them, or with
 /// `count` the first `count` (at most all).
+/// How [`export`] treats `out` and when it gives up.
+#[derive(Default)]
+pub struct ExportOptions<'a> {
+    /// Replace an existing regular file at `out`.
+    pub force: bool,
+    /// Stop (removing the temporary file) once this becomes non-zero; the
+    /// value is the exit status, reported as [`StoreError::Interrupted`].
+    pub stop: Option<&'a std::sync::atomic::AtomicUsize>,
+}
+
+/// Refuses an output path that exists (unless `force`), is not a regular
+/// file (a device, a directory, a symbolic link: never replaced), or is
+/// the store being read.
+fn check_output(store: &Store, out: &Path, force: bool) -> Result<(), StoreError> {
+    use std::os::unix::fs::MetadataExt;
+    let refuse = |why: &str| StoreError::Output {
+        path: out.to_owned(),
+        why: why.to_string(),
+    };
+    if let (Ok(a), Ok(b)) = (fs::metadata(out), fs::metadata(store.path())) {
+        if a.dev() == b.dev() && a.ino() == b.ino() {
+            return Err(refuse("is the store being exported"));
+        }
+    }
+    match fs::symlink_metadata(out) {
+        Err(_) => Ok(()),
+        Ok(m) if m.file_type().is_symlink() => {
+            Err(refuse("is a symbolic link, which export never replaces"))
+        }
+        Ok(m) if !m.is_file() => Err(refuse("exists and is not a regular file")),
+        Ok(_) if !force => Err(refuse("already exists; add --force to replace it")),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Removes temporary files (`.NAME.PID.tmp`) that exports to `out` by
+/// processes no longer running left behind.
+fn remove_stale_export_temps(out: &Path) {
+    let Some(name) = out.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let prefix = format!(".{name}.");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let n = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = n
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".tmp"))
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: kill(pid, 0) only asks whether the process exists.
+        let alive = pid == std::process::id() as i32
+            || unsafe { libc::kill(pid, 0) } == 0
+            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+        if !alive {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 pub fn export(
     store: &Store,
     out: &Path,
     level: i32,
     frame_values: u64,
     count: Option<u64>,
+    opts: &ExportOptions<'_>,
 ) -> Result<Exported, StoreError> {
+    check_output(store, out, opts.force)?;
+    remove_stale_export_temps(out);
     store.check_chunks()?;
     let mut cp = store.checkpoint().clone();
     let frame_values = frame_values.max(1);
@@ -389,7 +480,11 @@ pub fn export(
     let written = (|| {
         let mut w = BufWriter::with_capacity(
             1 << 20,
-            File::create(&tmp).map_err(StoreError::io(out, "creating"))?,
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+                .map_err(StoreError::io(&tmp, "creating"))?,
         );
         w.write_all(&head.0)
             .map_err(StoreError::io(out, "writing"))?;
@@ -398,6 +493,13 @@ pub fn export(
         let mut index = Enc::default();
         let batch = 4 * rayon::current_num_threads() as u64;
         for b in (0..n).step_by(batch as usize) {
+            if let Some(status) = opts
+                .stop
+                .map(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+                .filter(|&s| s != 0)
+            {
+                return Err(StoreError::Interrupted(status));
+            }
             let frames: Vec<(Vec<u8>, u64)> = (b..(b + batch).min(n))
                 .into_par_iter()
                 .map(|i| {
@@ -432,7 +534,21 @@ pub fn export(
             .into_inner()
             .map_err(|e| StoreError::io(out, "writing")(e.into_error()))?;
         file.sync_all().map_err(StoreError::io(out, "syncing"))?;
-        fs::rename(&tmp, out).map_err(StoreError::io(out, "renaming into place"))?;
+        // Checked again: `out` may have appeared meanwhile.
+        check_output(store, out, opts.force)?;
+        if opts.force {
+            fs::rename(&tmp, out).map_err(StoreError::io(out, "renaming into place"))?;
+        } else {
+            // A hard link never replaces what is there.
+            fs::hard_link(&tmp, out).map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => StoreError::Output {
+                    path: out.to_owned(),
+                    why: "already exists; add --force to replace it".into(),
+                },
+                _ => StoreError::io(out, "linking into place")(e),
+            })?;
+            let _ = fs::remove_file(&tmp);
+        }
         Ok(Exported {
             values: cp.good,
             frames: n,

@@ -21,16 +21,10 @@ const MANIFEST_VERSION: u32 = 1;
 
 #[derive(Debug, Error)]
 pub enum SlurmError {
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: std::io::Error },
+    #[error("cannot read {path}: {error}")]
+    Read { path: String, error: std::io::Error },
     #[error("{path} is not an octal family manifest: {message}")]
     BadManifest { path: String, message: String },
     #[error("member index {index} is out of range: the family has {len} members")]
@@ -105,7 +99,7 @@ impl Manifest {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).map_err(|source| SlurmError::Read {
             path: name.clone(),
-            source,
+            error: source,
         })?;
         let m: Manifest = serde_json::from_str(&text).map_err(|e| SlurmError::BadManifest {
             path: name.clone(),
@@ -133,7 +127,7 @@ pub fn result_path(dir: &Path, index: usize) -> PathBuf {
 fn write_file(path: &Path, text: &str) -> Result<(), SlurmError> {
     let err = |source| SlurmError::Write {
         path: path.display().to_string(),
-        source,
+        error: source,
     };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(err)?;
@@ -190,7 +184,7 @@ pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, S
         let p = dir.join(sub);
         std::fs::create_dir_all(&p).map_err(|source| SlurmError::Write {
             path: p.display().to_string(),
-            source,
+            error: source,
         })?;
     }
     let text = serde_json::to_string_pretty(manifest).expect("manifest serialises");
@@ -227,7 +221,7 @@ pub fn collect(dir: &Path) -> Result<(Manifest, Vec<Row>, Vec<usize>), SlurmErro
             Err(source) => {
                 return Err(SlurmError::Read {
                     path: path.display().to_string(),
-                    source,
+                    error: source,
                 })
             }
         }

@@ -28,11 +28,16 @@ compile_error!("stores map little-endian values directly; big-endian hosts are n
 
 /// The first 8 bytes of every store.
 pub const MAGIC: &[u8; 8] = b"OCTSTORE";
-/// The store format this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The store format this build reads and writes. Version 2 added the store
+/// id and the superblock length, and binds every header slot to its
+/// superblock; version 1 stores are refused.
+pub const VERSION: u32 = 2;
 const SLOT_MAGIC: &[u8; 8] = b"OCTSLOT1";
-/// Bytes reserved for the superblock at the start of the file.
+/// The superblock takes a multiple of this many bytes at the start of the
+/// file (one page unless the code is very long).
 const SUPER_LEN: u64 = 4096;
+/// The largest superblock read (codes up to about 16 million characters).
+const MAX_SUPER_LEN: u64 = 1 << 24;
 /// Bytes of each header slot: the chunk table (8 bytes a chunk) and the
 /// period detector's state (one entry per 8192 values) must fit. Slots are
 /// left sparse on disk until written.
@@ -48,15 +53,17 @@ pub const FAKE_SPACE_ENV: &str = "OCTAL_TEST_AVAILABLE_BYTES";
 /// Why a store cannot be opened, read or written.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    #[error("{path}: {what}: {source}")]
+    /// The OS error is part of the message and deliberately not a
+    /// `#[source]`, so that `{:#}` does not print it twice.
+    #[error("{path}: {what}: {error}")]
     Io {
         path: PathBuf,
         what: &'static str,
-        source: io::Error,
+        error: io::Error,
     },
     #[error("{0}: not an octal store or sequence file")]
     Foreign(PathBuf),
-    #[error("{path}: store format version {found}, but this octal reads version {VERSION}")]
+    #[error("{path}: store format version {found}, but this octal reads only version {VERSION}; export it with the octal that made it and import the sequence file")]
     Version { path: PathBuf, found: u32 },
     #[error("{path}: damaged store: {what}")]
     Damaged { path: PathBuf, what: String },
@@ -70,6 +77,12 @@ pub enum StoreError {
     },
     #[error("{0}: already exists")]
     Exists(PathBuf),
+    #[error("the code is too long to store (its superblock would take {0} bytes, at most 16 MiB); use --no-store")]
+    CodeTooLong(u64),
+    #[error("{path}: refusing to write: it {why}")]
+    Output { path: PathBuf, why: String },
+    #[error("interrupted; nothing was written")]
+    Interrupted(usize),
     #[error("{path}: disk full: growing the store needs {need} more but only {have} is free; the last checkpoint is kept, free some space and run `octal resume {path}`")]
     NoSpace {
         path: PathBuf,
@@ -94,14 +107,47 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// A path the user named that is missing, a directory, or not
+    /// readable as a file: bad input (exit 2), not a failure.
+    pub fn is_input(&self) -> bool {
+        match self {
+            StoreError::Io { error, what, .. } => {
+                *what == "opening"
+                    && matches!(
+                        error.kind(),
+                        io::ErrorKind::NotFound
+                            | io::ErrorKind::IsADirectory
+                            | io::ErrorKind::PermissionDenied
+                    )
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn io<'a>(
         path: &'a Path,
         what: &'static str,
     ) -> impl FnOnce(io::Error) -> StoreError + 'a {
-        move |source| StoreError::Io {
+        move |error| StoreError::Io {
             path: path.to_owned(),
             what,
-            source,
+            error,
+        }
+    }
+
+    /// Opens `path` (read-only, or read-write), refusing a directory as
+    /// `opening: Is a directory`.
+    pub(crate) fn open_file(path: &Path, write: bool) -> Result<File> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(write)
+            .open(path)
+            .map_err(StoreError::io(path, "opening"))?;
+        match file.metadata() {
+            Ok(m) if m.is_dir() => Err(StoreError::io(path, "opening")(
+                io::Error::from_raw_os_error(libc::EISDIR),
+            )),
+            _ => Ok(file),
         }
     }
 
@@ -161,34 +207,83 @@ impl<'a> Dec<'a> {
 /// The part of the header written once, when the store is created.
 #[derive(Debug, Clone)]
 struct Superblock {
+    /// Bytes the superblock occupies (a multiple of 4096).
+    super_len: u64,
     slot_size: u64,
     chunk_values: u64,
+    /// Random, chosen at creation: tells this store's slots from another's.
+    id: [u8; 16],
     code: Code,
+    /// FNV of the encoded superblock; folded into every slot checksum, so
+    /// a slot (and its chunk table) only validates under its own
+    /// superblock.
+    bind: u64,
+}
+
+/// 16 random bytes for a store id.
+fn new_store_id() -> [u8; 16] {
+    use std::hash::{BuildHasher, Hasher};
+    let mut id = [0u8; 16];
+    let urandom = File::open("/dev/urandom").and_then(|f| f.read_exact_at(&mut id, 0));
+    if urandom.is_err() || id == [0; 16] {
+        for (i, part) in id.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            h.write_u32(std::process::id());
+            h.write_usize(i);
+            part.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    id
 }
 
 impl Superblock {
+    fn new(code: &Code, slot_size: u64, chunk_values: u64) -> Superblock {
+        let mut sb = Superblock {
+            super_len: SUPER_LEN,
+            slot_size,
+            chunk_values,
+            id: new_store_id(),
+            code: code.clone(),
+            bind: 0,
+        };
+        let len = sb.encode().len() as u64;
+        sb.super_len = len.div_ceil(SUPER_LEN) * SUPER_LEN;
+        sb.bind = Checksum::of_bytes(&sb.encode()).0;
+        sb
+    }
+
     fn data_offset(&self) -> u64 {
-        SUPER_LEN + 2 * self.slot_size
+        self.super_len + 2 * self.slot_size
     }
 
     fn slot_offset(&self, slot: usize) -> u64 {
-        SUPER_LEN + slot as u64 * self.slot_size
+        self.super_len + slot as u64 * self.slot_size
     }
 
+    /// The bytes on disk, ending with their own FNV.
     fn encode(&self) -> Vec<u8> {
         let mut e = Enc::default();
         e.0.extend_from_slice(MAGIC);
         e.u32(VERSION);
+        e.u64(self.super_len);
         e.u64(self.slot_size);
         e.u64(self.data_offset());
         e.u64(self.chunk_values);
+        e.0.extend_from_slice(&self.id);
         e.bytes(self.code.to_string().as_bytes());
         let sum = Checksum::of_bytes(&e.0).0;
         e.u64(sum);
         e.0
     }
 
-    fn decode(path: &Path, b: &[u8]) -> Result<Superblock> {
+    /// The superblock's length, from its first bytes (magic and version
+    /// checked), so that the caller can read all of it.
+    fn peek_len(path: &Path, b: &[u8]) -> Result<u64> {
         if b.len() < 8 || &b[..8] != MAGIC {
             return Err(StoreError::Foreign(path.to_owned()));
         }
@@ -201,11 +296,30 @@ impl Superblock {
                 found: version,
             });
         }
+        let len = d.u64().ok_or_else(|| bad("is truncated"))?;
+        if len == 0 || len % SUPER_LEN != 0 || len > MAX_SUPER_LEN {
+            return Err(bad("has an impossible length"));
+        }
+        Ok(len)
+    }
+
+    fn decode(path: &Path, b: &[u8]) -> Result<Superblock> {
+        let super_len = Superblock::peek_len(path, b)?;
+        let bad = |what: &str| StoreError::damaged(path, format!("superblock {what}"));
+        let mut d = Dec { b: &b[20..] };
         let mut field = || d.u64().ok_or_else(|| bad("is truncated"));
         let (slot_size, data_offset, chunk_values) = (field()?, field()?, field()?);
+        let id: [u8; 16] = d
+            .take(16)
+            .ok_or_else(|| bad("is truncated"))?
+            .try_into()
+            .expect("16 bytes");
         let code = d.bytes().ok_or_else(|| bad("is truncated"))?;
         let end = b.len() - d.b.len();
         let sum = d.u64().ok_or_else(|| bad("is truncated"))?;
+        if end as u64 + 8 > super_len {
+            return Err(bad("is longer than its recorded length"));
+        }
         if Checksum::of_bytes(&b[..end]).0 != sum {
             return Err(bad("checksum mismatch"));
         }
@@ -214,9 +328,12 @@ impl Superblock {
             .and_then(|s| s.parse::<Code>().ok())
             .ok_or_else(|| bad("holds no valid code"))?;
         let sb = Superblock {
+            super_len,
             slot_size,
             chunk_values,
+            id,
             code,
+            bind: Checksum::of_bytes(&b[..end + 8]).0,
         };
         if !(4096..=1 << 30).contains(&slot_size) || chunk_values == 0 {
             return Err(bad("has impossible sizes"));
@@ -330,15 +447,24 @@ impl Checkpoint {
     }
 }
 
+/// FNV-1a-64 of a slot's bytes, bound to the superblock: the superblock's
+/// own checksum (which covers the store id) is hashed first.
+fn slot_sum(bind: u64, bytes: &[u8]) -> u64 {
+    let mut c = Checksum::default();
+    c.push_bytes(&bind.to_le_bytes());
+    c.push_bytes(bytes);
+    c.0
+}
+
 /// A slot on disk: magic, sequence number, body length, body, and the
-/// FNV-1a-64 of all that.
-fn encode_slot(seq: u64, body: &[u8]) -> Vec<u8> {
+/// bound FNV-1a-64 of all that.
+fn encode_slot(bind: u64, seq: u64, body: &[u8]) -> Vec<u8> {
     let mut e = Enc::default();
     e.0.extend_from_slice(SLOT_MAGIC);
     e.u64(seq);
     e.u64(body.len() as u64);
     e.0.extend_from_slice(body);
-    let sum = Checksum::of_bytes(&e.0).0;
+    let sum = slot_sum(bind, &e.0);
     e.u64(sum);
     e.0
 }
@@ -364,8 +490,8 @@ fn read_slot(file: &File, sb: &Superblock, slot: usize) -> Result<(u64, Checkpoi
     file.read_exact_at(&mut all, at)
         .map_err(|e| format!("unreadable ({e})"))?;
     let (body, sum) = all.split_at(24 + len as usize);
-    if Checksum::of_bytes(body).0 != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err("checksum mismatch".into());
+    if slot_sum(sb.bind, body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+        return Err("checksum mismatch (damaged, or from another store)".into());
     }
     let cp = Checkpoint::decode(&body[24..]).ok_or("undecodable body")?;
     if cp.stats.values != cp.good
@@ -480,6 +606,7 @@ pub fn check_space(path: &Path, target: u64, width: u64) -> Result<()> {
     let need = target
         .saturating_mul(width)
         .saturating_sub(have_now.saturating_sub(SUPER_LEN + 2 * DEFAULT_SLOT_SIZE));
+    // (A long code's superblock is a few pages more: noise here.)
     match available_space(path) {
         Some(have) if have < need => Err(StoreError::TooBig {
             values: target,
@@ -512,11 +639,10 @@ impl Store {
         if path.exists() {
             return Err(StoreError::Exists(path.to_owned()));
         }
-        let sb = Superblock {
-            slot_size: DEFAULT_SLOT_SIZE,
-            chunk_values: chunk_values.max(1),
-            code: code.clone(),
-        };
+        let sb = Superblock::new(code, DEFAULT_SLOT_SIZE, chunk_values.max(1));
+        if sb.super_len > MAX_SUPER_LEN {
+            return Err(StoreError::CodeTooLong(sb.super_len));
+        }
         let tmp = temp_path(path, "new");
         let mut store = Store::write_new(&tmp, sb, cp, 0, fill)?;
         // A hard link fails if `path` appeared meanwhile: never clobber.
@@ -577,6 +703,9 @@ impl Store {
                 store.grow_to(cp.good)?;
                 fill(store.lend_exact(cp.good))?;
             }
+            // Both slots hold a checkpoint from the start, so an empty or
+            // unreadable slot always means a lost checkpoint.
+            store.commit(cp.clone())?;
             store.commit(cp)
         })();
         if let Err(e) = written {
@@ -596,6 +725,15 @@ impl Store {
         let mut head = vec![0u8; SUPER_LEN.min(len) as usize];
         file.read_exact_at(&mut head, 0)
             .map_err(StoreError::io(path, "reading superblock"))?;
+        let super_len = Superblock::peek_len(path, &head)?;
+        if super_len > SUPER_LEN {
+            if len < super_len {
+                return Err(StoreError::damaged(path, "superblock is truncated"));
+            }
+            head = vec![0u8; super_len as usize];
+            file.read_exact_at(&mut head, 0)
+                .map_err(StoreError::io(path, "reading superblock"))?;
+        }
         let sb = Superblock::decode(path, &head)?;
         let data_offset = sb.data_offset();
         if len < data_offset {
@@ -654,11 +792,7 @@ impl Store {
         // A writer that widens the store renames a new file over `path`;
         // make sure the locked file is the one `path` names.
         for _ in 0..10 {
-            let file = OpenOptions::new()
-                .read(true)
-                .write(write)
-                .open(path)
-                .map_err(StoreError::io(path, "opening"))?;
+            let file = StoreError::open_file(path, write)?;
             if !write {
                 return Ok(file);
             }
@@ -883,7 +1017,7 @@ impl Store {
         }
         self.file.sync_data().map_err(io("syncing values"))?;
         next.chunks = self.chunk_sums(next.good);
-        let slot = encode_slot(self.seq + 1, &next.encode());
+        let slot = encode_slot(self.sb.bind, self.seq + 1, &next.encode());
         if slot.len() as u64 > self.sb.slot_size {
             return Err(StoreError::SlotFull {
                 path: self.path.clone(),

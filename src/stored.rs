@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::code::Code;
-use crate::engine::Reference;
+use crate::engine::{EngineInfo, Reference};
 use crate::period::Detector;
 use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
 use crate::stats::Stats;
@@ -165,11 +165,41 @@ pub fn run_stored(
         )?;
         (stats, store.checkpoint().seconds, ending, detector)
     };
-    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), engine.info());
+    let info = info_of_values(store, job, stats.values, engine.info())?;
+    let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), info);
     summary.set_period(&detector, store.view(0, stats.values));
     summary.store = Some(store.path().display().to_string());
     summary.resumed_from = resumed_from;
     Ok(StoredOutcome { summary, ending })
+}
+
+/// The engine facts of a summary (`base`) with the sparse-space ones
+/// (mask, rare positions, last rare position) taken from a fresh engine
+/// given the stored `g[..n]`: a function of the values alone, so that the
+/// summary of a store does not depend on how many sessions computed it.
+fn info_of_values(
+    store: &mut Store,
+    job: &Job,
+    n: u64,
+    base: EngineInfo,
+) -> Result<EngineInfo, StoreError> {
+    if n == 0 {
+        return Ok(base);
+    }
+    let mut fresh = job.engine.build_with(&job.code, 1, job.mask)?;
+    // `from == g.len()`: the engine rebuilds its state and computes nothing.
+    let built = match store.lend(n)? {
+        SeqMut::U16(g) => fresh.extend_u16(g, n as usize),
+        SeqMut::U32(g) => fresh.extend_u32(g, n as usize),
+    };
+    debug_assert!(built.is_ok());
+    let f = fresh.info();
+    Ok(EngineInfo {
+        rare_mask: f.rare_mask,
+        rare_positions: f.rare_positions,
+        last_rare_at: f.last_rare_at,
+        ..base
+    })
 }
 
 /// A small deterministic generator for picking values to recompute.
@@ -194,6 +224,17 @@ impl SplitMix {
 /// last) with the reference engine; returns the positions that disagree,
 /// with (stored, recomputed).
 pub fn recompute(code: &Code, g: SeqRef<'_>, k: u64, seed: u64) -> Vec<(u64, u32, u32)> {
+    recompute_with(code, g, k, seed, &mut |_, _| {})
+}
+
+/// As [`recompute`], calling `progress(done, total)` now and then.
+pub fn recompute_with(
+    code: &Code,
+    g: SeqRef<'_>,
+    k: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Vec<(u64, u32, u32)> {
     let n = g.len() as u64;
     if n == 0 || k == 0 {
         return Vec::new();
@@ -202,8 +243,13 @@ pub fn recompute(code: &Code, g: SeqRef<'_>, k: u64, seed: u64) -> Vec<(u64, u32
     let mut at: Vec<u64> = (1..k).map(|_| rng.below(n)).collect();
     at.push(n - 1);
     let mut reference = Reference::new(code);
+    let total = at.len() as u64;
     at.into_iter()
-        .filter_map(|i| {
+        .enumerate()
+        .filter_map(|(done, i)| {
+            if done % 64 == 0 {
+                progress(done as u64, total);
+            }
             let want = match g {
                 SeqRef::U16(v) => reference.value_at(v, i as usize),
                 SeqRef::U32(v) => reference.value_at(v, i as usize),
@@ -215,16 +261,45 @@ pub fn recompute(code: &Code, g: SeqRef<'_>, k: u64, seed: u64) -> Vec<(u64, u32
 }
 
 /// What `octal verify` found in a store.
-pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
+pub struct Verdict {
+    /// The summary line.
+    pub line: String,
+    /// Damage: values or statistics that do not match their checksums, or
+    /// values the reference engine disagrees with.
+    pub problems: Vec<String>,
+    /// A header slot that holds no valid checkpoint: the store opens at
+    /// the other (older) one, and values computed after it are lost.
+    pub lost_slot: Option<String>,
+}
+
+/// The line saying that a header slot is unusable and which checkpoint is
+/// used instead, or `None` when both slots are good.
+pub fn lost_slot(store: &Store) -> Option<String> {
+    let (slot, other) = store.slots();
+    other.map(|why| {
+        format!(
+            "header slot {} is unusable ({why}): using the older checkpoint in slot {slot} at {} values; values computed after it are lost (a crash during a checkpoint also leaves this; the next checkpoint rewrites the slot)",
+            1 - slot,
+            store.good()
+        )
+    })
+}
+
+/// What `octal verify` found in a store.
+pub fn verify_store(store: &Store, k: u64, seed: u64) -> Verdict {
+    verify_store_with(store, k, seed, &mut |_, _| {})
+}
+
+/// As [`verify_store`], calling `progress(done, k)` as values are
+/// recomputed.
+pub fn verify_store_with(
+    store: &Store,
+    k: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Verdict {
     let cp = store.checkpoint();
     let mut problems = Vec::new();
-    let (slot, other) = store.slots();
-    if let Some(why) = other.filter(|&w| w != "empty") {
-        problems.push(format!(
-            "header slot {} is unusable ({why}); the checkpoint in slot {slot} is used (a crash during a checkpoint leaves this; the next checkpoint rewrites it)",
-            1 - slot
-        ));
-    }
     for b in store.bad_chunks() {
         problems.push(format!(
             "values {}..{} (chunk {}) are damaged: checksum mismatch",
@@ -240,7 +315,9 @@ pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
         ));
     }
     if problems.is_empty() {
-        for (i, have, want) in recompute(store.code(), store.view(0, cp.good), k, seed) {
+        for (i, have, want) in
+            recompute_with(store.code(), store.view(0, cp.good), k, seed, progress)
+        {
             problems.push(format!(
                 "G({i}) is stored as {have} but the reference engine gives {want}"
             ));
@@ -258,7 +335,11 @@ pub fn verify_store(store: &Store, k: u64, seed: u64) -> (String, Vec<String>) {
         store.chunk_values(),
         if cp.good == 0 { 0 } else { k }
     );
-    (line, problems)
+    Verdict {
+        line,
+        problems,
+        lost_slot: lost_slot(store),
+    }
 }
 
 #[cfg(test)]

@@ -282,11 +282,12 @@ fn damaged_and_foreign_files_give_one_line_errors() {
     fails(&run(&["verify", p(&h2)]), 1, "no valid checkpoint");
 
     // A flipped byte in one slot: the other checkpoint is used (that is
-    // what a torn write looks like), and verify reports the slot.
+    // what a torn write looks like), and verify reports the slot with its
+    // own exit status, 3.
     let h1 = copy("slot.octal");
     flip(&h1, 4096 + 40);
     let v = run(&["verify", p(&h1)]);
-    assert_eq!(v.status.code(), Some(1));
+    assert_eq!(v.status.code(), Some(3));
     assert!(text(&v.stdout).contains("header slot 0 is unusable"));
 
     // A flipped byte in the values: G(5000) sits in chunk 4 = 4096..5120.
@@ -311,7 +312,7 @@ fn damaged_and_foreign_files_give_one_line_errors() {
     fails(&run(&["resume", p(&empty)]), 2, "not an octal store");
     fails(
         &run(&["resume", p(&dir.path().join("missing.octal"))]),
-        1,
+        2,
         "No such file",
     );
 

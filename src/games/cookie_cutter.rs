@@ -95,7 +95,8 @@ impl FromStr for Grid {
 
     fn from_str(s: &str) -> Result<Grid, GameError> {
         let bad = || GameError::BadGrid(s.to_string());
-        let (r, c) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        // Rows `x` (or `×`) columns, nothing around them.
+        let (r, c) = s.split_once(['x', '×']).ok_or_else(bad)?;
         let rows = crate::count::parse_count(r).map_err(|_| bad())?;
         let cols = crate::count::parse_count(c).map_err(|_| bad())?;
         if rows == 0 || cols == 0 {
