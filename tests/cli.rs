@@ -262,3 +262,17 @@ fn a_closed_pipe_ends_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `plot --help` says what `plot` reads: a code, a store or an exported
+/// file (it once said stores and files were "not yet" supported).
+#[test]
+fn plot_help_names_stores_and_files() {
+    let out = octal(&["plot", "--help"]);
+    assert!(out.status.success(), "{out:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(!help.contains("not yet"), "{help}");
+    assert!(
+        help.contains("store") && help.contains("sequence file"),
+        "{help}"
+    );
+}
