@@ -1,5 +1,5 @@
 //! Reading the seed tables in `data/sequences/`, shared by the integration
-//! tests. The format is described in README.md ("Test data").
+//! tests. The format is described in docs/test-data.md.
 
 #![allow(dead_code)]
 
