@@ -8,15 +8,12 @@
 #   scripts/test-aarch64.sh --engine     # also the whole engine against the
 #                                        # reference on every path
 #                                        # (tests/isa_paths.rs; ~5 min more,
-#                                        # so not in .ci/run)
+#                                        # so not in the test suite)
 #
-# Needs rustup and cargo. On a fresh Debian machine (as root) it installs
-# what is missing: the Rust target aarch64-unknown-linux-gnu, the cross
-# linker (gcc-aarch64-linux-gnu, which brings the aarch64 C library under
-# /usr/aarch64-linux-gnu) and qemu-aarch64 (package qemu-user). apt-get
-# runs only when the linker or qemu is missing. The linker and the runner
-# are given through the environment: no cargo config file is needed.
-# Exits non-zero when an install or a test fails.
+# Needs what scripts/install-aarch64.sh installs (exit 2 without it). The
+# test suite runs it (tests/neon_qemu.rs) wherever that is installed. The
+# linker and the runner are given through the environment: no cargo config
+# file is needed. Exits non-zero when a test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,21 +26,11 @@ fi
 target=aarch64-unknown-linux-gnu
 sysroot=/usr/aarch64-linux-gnu
 
-# (Listed first: grep -q closing the pipe early would fail it under pipefail.)
 installed=$(rustup target list --installed)
-if ! grep -qx "$target" <<<"$installed"; then
-    rustup target add "$target"
-fi
-
-if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
-    if [[ $(id -u) -ne 0 ]]; then
-        sudo=sudo
-    else
-        sudo=
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update
-    $sudo apt-get install -y --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+if ! grep -qx "$target" <<<"$installed" || ! command -v aarch64-linux-gnu-gcc >/dev/null ||
+    ! command -v qemu-aarch64 >/dev/null; then
+    echo "test-aarch64: the aarch64 target, cross linker or qemu is missing: run scripts/install-aarch64.sh" >&2
+    exit 2
 fi
 
 echo "test-aarch64: the kernels under qemu-aarch64 (emulated: this checks exactness, not speed)"
