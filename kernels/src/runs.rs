@@ -111,13 +111,9 @@ pub(crate) fn take_candidates(
     false
 }
 
-/// Whether `isa` has vector far flags (see [`vector_groups`]).
-fn vector_flags(isa: Isa) -> bool {
-    matches!(isa, Isa::Avx512 | Isa::Avx2 | Isa::Neon)
-}
-
-/// Whether `isa` has a vector [`Runs::flag_checked`].
-fn vector_checks(isa: Isa) -> bool {
+/// Whether `isa` has vector far flags and checks ([`vector_groups`],
+/// [`vector_check_group`]): every path but the portable one.
+fn vector_path(isa: Isa) -> bool {
     matches!(isa, Isa::Avx512 | Isa::Avx2 | Isa::Neon)
 }
 
@@ -406,7 +402,7 @@ impl Runs {
         let mask = row - 1;
         // Whole groups of u16 values on a dispatched width go to the path's
         // vector code; the rest to the portable loop below.
-        let vectors = ROW != 0 && TypeId::of::<V>() == TypeId::of::<u16>() && vector_flags(isa);
+        let vectors = ROW != 0 && TypeId::of::<V>() == TypeId::of::<u16>() && vector_path(isa);
         let g16 = g.as_ptr() as *const u16;
         // The stores of one run into one group: `q[t]` into row t from p.
         let group = move |p: *mut u8, x: u32, q: &[V]| {
@@ -470,7 +466,7 @@ impl Runs {
             if let Some(c) = &mut checks {
                 let lims = &mut c.lims[k - rows.start..end - rows.start];
                 let check = c.check;
-                if vector && vector_checks(isa) {
+                if vector {
                     let shifted = Check {
                         eligible: |t| (check.eligible)(k + t),
                         candidates: check.candidates,
@@ -532,7 +528,7 @@ unsafe fn vector_groups<const ROW: usize>(
 ///
 /// # Safety
 /// As for [`vector_groups`], for every checked run; `lims` has GROUP
-/// limits; `vector_checks(isa)`.
+/// limits; `vector_path(isa)`.
 #[inline(always)]
 unsafe fn vector_check_group<'e, const ROW: usize>(
     isa: Isa,

@@ -23,6 +23,22 @@ pub const SIMD_WORDS: usize = 16;
 /// values) is never looked at again.
 pub const BLOCK: usize = 64;
 
+/// The values of a bitset (value `v` is bit `v % 64` of word `v / 64`), in
+/// increasing order.
+#[inline]
+pub(crate) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut m = word;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let v = 64 * w + m.trailing_zeros() as usize;
+                m &= m - 1;
+                v
+            })
+        })
+    })
+}
+
 /// Strikes from `set` (a bitset: value `v` is bit `v % 64` of word `v / 64`)
 /// every value `lo[k] ⊕ hi[hi.len() − 1 − k]`; values beyond the set are
 /// ignored. Returns true, possibly before the end of the runs, as soon as
@@ -104,13 +120,9 @@ thread_local! {
 /// and on return.
 fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     let mut left = 0u32;
-    for (w, &word) in set.iter().enumerate() {
-        let mut m = word;
-        while m != 0 {
-            present[64 * w + m.trailing_zeros() as usize] = 1;
-            left += 1;
-            m &= m - 1;
-        }
+    for v in members(set) {
+        present[v] = 1;
+        left += 1;
     }
     let n = lo.len();
     let mut k = 0;
@@ -150,12 +162,8 @@ fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[
         k = end;
     }
     // Unmark what is left.
-    for (w, &word) in set.iter().enumerate() {
-        let mut m = word;
-        while m != 0 {
-            present[64 * w + m.trailing_zeros() as usize] = 0;
-            m &= m - 1;
-        }
+    for v in members(set) {
+        present[v] = 0;
     }
     false
 }

@@ -82,9 +82,7 @@ pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
         }
         k += 32;
     }
-    let mut buf = [0u16; 8];
-    vst1q_u16(buf.as_mut_ptr(), or);
-    let mut or = buf.iter().fold(0, |a, &b| a | b);
+    let mut or = super::or_lanes(or);
     for j in k..n {
         let x = lo[j] ^ hi[n - 1 - j];
         or |= x;

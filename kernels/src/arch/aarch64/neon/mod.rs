@@ -10,6 +10,15 @@ pub(crate) mod pairs;
 pub(crate) mod runs;
 pub(crate) mod witness;
 
+/// The OR of the eight lanes of `v`.
+#[inline]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn or_lanes(v: uint16x8_t) -> u16 {
+    let mut lanes = [0u16; 8];
+    vst1q_u16(lanes.as_mut_ptr(), v);
+    lanes.iter().fold(0, |a, &b| a | b)
+}
+
 /// The XORs of the 32 pairs `(lo[k + j], hi[n − 1 − k − j])`, `j < 32`,
 /// `n = lo.len()`, as four vectors of 8 (pairs k.., k + 8.., k + 16..,
 /// k + 24..).

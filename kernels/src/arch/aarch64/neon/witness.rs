@@ -40,13 +40,9 @@ pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     // The values left, as a list; the set is emptied as they are struck.
     let mut vals = [0u16; LIST];
     let mut c = 0;
-    for (w, &word) in set.iter().enumerate() {
-        let mut m = word;
-        while m != 0 {
-            vals[c] = (64 * w) as u16 + m.trailing_zeros() as u16;
-            c += 1;
-            m &= m - 1;
-        }
+    for v in crate::witness::members(set) {
+        vals[c] = v as u16;
+        c += 1;
     }
     debug_assert!(bits <= 1 << 16);
     let strike = |v: u16, vals: &mut [u16; LIST], c: &mut usize, set: &mut [u64]| {

@@ -12,6 +12,7 @@
 use std::arch::x86_64::*;
 
 use super::xors32;
+use crate::witness::members;
 
 /// Sets of at most this many values take their hits value by value, in
 /// registers; larger ones lane by lane, through memory.
@@ -98,17 +99,13 @@ unsafe fn strike_in<const T: usize, const W: usize>(
             // Each value left tested against the 32 pairs in registers
             // (lanes that hit one value together cost one strike, and no
             // lane goes through memory).
-            for w in 0..W {
-                let mut m = buf[w];
-                while m != 0 {
-                    let v = 64 * w + m.trailing_zeros() as usize;
-                    let e = _mm256_set1_epi16(v as i16);
-                    let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, e), _mm256_cmpeq_epi16(x1, e));
-                    if _mm256_testz_si256(eq, eq) == 0 && strike(v, &mut buf, &mut left) {
-                        set.fill(0);
-                        return true;
-                    }
-                    m &= m - 1;
+            let values = buf;
+            for v in members(&values) {
+                let e = _mm256_set1_epi16(v as i16);
+                let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, e), _mm256_cmpeq_epi16(x1, e));
+                if _mm256_testz_si256(eq, eq) == 0 && strike(v, &mut buf, &mut left) {
+                    set.fill(0);
+                    return true;
                 }
             }
             t = tables::<T, W>(&buf);
