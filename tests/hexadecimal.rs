@@ -249,7 +249,7 @@ fn cli_accepts_grundy_and_hexadecimal_codes() {
 
     let out = Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", "grundy", "--to", "100", "--json"])
+        .args(["run", "grundy", "--to", "100", "--json", "--no-store"])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -259,7 +259,7 @@ fn cli_accepts_grundy_and_hexadecimal_codes() {
 
     let out = Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", "0.1f", "--to", "50", "--json"])
+        .args(["run", "0.1f", "--to", "50", "--json", "--no-store"])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -268,7 +268,7 @@ fn cli_accepts_grundy_and_hexadecimal_codes() {
 
     let out = Command::cargo_bin("octal")
         .unwrap()
-        .args(["run", "0.G", "--to", "50"])
+        .args(["run", "0.G", "--to", "50", "--no-store"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
