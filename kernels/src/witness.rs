@@ -23,6 +23,12 @@ pub const SIMD_WORDS: usize = 16;
 /// values) is never looked at again.
 pub const BLOCK: usize = 64;
 
+/// Pairs of a block whose loads are ORed into one hit bit: a block that
+/// hit is looked at again only in the groups that hit (`0.6` to 2·10^6,
+/// one thread: about 10% faster than looking at the whole block again;
+/// groups of 4 about the same, 8 folded in a chain slower).
+const GROUP: usize = 8;
+
 /// The values of a bitset (value `v` is bit `v % 64` of word `v / 64`), in
 /// increasing order.
 #[inline]
@@ -129,34 +135,36 @@ fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[
     while k < n {
         let end = (k + BLOCK).min(n);
         let (a, b) = (&lo[k..end], &hi[n - end..n - k]);
-        // Four accumulators, so that the loads of one step do not wait
-        // for the last.
-        let mut any = [0u8; 4];
         if let (Ok(a), Ok(b)) = (<&[u16; BLOCK]>::try_from(a), <&[u16; BLOCK]>::try_from(b)) {
             // A whole block: its XORs in an array first (a loop the
-            // compiler turns into the baseline vectors), then the loads.
+            // compiler turns into the baseline vectors), then the loads,
+            // a bit of `hits` for each group of pairs that reached the set,
+            // and only those groups looked at again (a block rescanned
+            // pair by pair cost a chain of branches for each hit).
             let x: [u16; BLOCK] = std::array::from_fn(|j| a[j] ^ b[BLOCK - 1 - j]);
-            for q in x.chunks_exact(4) {
-                for u in 0..4 {
-                    any[u] |= present[q[u] as usize];
+            let mut hits = 0u32;
+            for (i, q) in x.chunks_exact(GROUP).enumerate() {
+                // A tree of ORs: the loads do not wait for one another.
+                let h = (present[q[0] as usize] | present[q[1] as usize])
+                    | (present[q[2] as usize] | present[q[3] as usize])
+                    | (present[q[4] as usize] | present[q[5] as usize])
+                    | (present[q[6] as usize] | present[q[7] as usize]);
+                hits |= u32::from(h != 0) << i;
+            }
+            while hits != 0 {
+                let i = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                if strike_present(present, set, &x[GROUP * i..GROUP * (i + 1)], &mut left) {
+                    return true;
                 }
             }
         } else {
-            for (x, y) in a.iter().zip(b.iter().rev()) {
-                any[0] |= present[(x ^ y) as usize];
+            let mut x = [0u16; BLOCK];
+            for (v, (p, q)) in x.iter_mut().zip(a.iter().zip(b.iter().rev())) {
+                *v = p ^ q;
             }
-        }
-        if any != [0; 4] {
-            for (x, y) in a.iter().zip(b.iter().rev()) {
-                let v = (x ^ y) as usize;
-                if present[v] != 0 {
-                    present[v] = 0;
-                    set[v / 64] &= !(1 << (v % 64));
-                    left -= 1;
-                    if left == 0 {
-                        return true;
-                    }
-                }
+            if strike_present(present, set, &x[..a.len()], &mut left) {
+                return true;
             }
         }
         k = end;
@@ -164,6 +172,29 @@ fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[
     // Unmark what is left.
     for v in members(set) {
         present[v] = 0;
+    }
+    false
+}
+
+/// Strikes the values `xs` that are marked in `present` (unmarking them);
+/// true once the set's `left` values are all struck.
+#[inline]
+fn strike_present(
+    present: &mut [u8; 1 << 16],
+    set: &mut [u64],
+    xs: &[u16],
+    left: &mut u32,
+) -> bool {
+    for &x in xs {
+        let v = x as usize;
+        if present[v] != 0 {
+            present[v] = 0;
+            set[v / 64] &= !(1 << (v % 64));
+            *left -= 1;
+            if *left == 0 {
+                return true;
+            }
+        }
     }
     false
 }

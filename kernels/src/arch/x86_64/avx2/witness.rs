@@ -8,14 +8,16 @@
 //! table: its byte (value / 8) in the table whose number its high nibble
 //! names, then its bit (value % 8). A step of 32 pairs costs the same
 //! whatever the set holds, and a value struck only reloads the tables.
+//! Once a few values are left, each is compared with the XORs instead.
 
 use std::arch::x86_64::*;
 
 use super::xors32;
 use crate::witness::members;
 
-/// Sets of at most this many values take their hits value by value, in
-/// registers; larger ones lane by lane, through memory.
+/// Sets of at most this many values leave the tables for
+/// [`strike_few`]'s compares; larger ones take their hits lane by lane,
+/// through memory.
 const FEW: usize = 4;
 
 /// See [`crate::witness::strike_xors`]; `set.len() ≤ 16`.
@@ -69,6 +71,10 @@ unsafe fn strike_in<const T: usize, const W: usize>(
     // The set, zero-padded to the tables; struck values leave it here.
     let mut buf = [0u64; W];
     buf[..set.len()].copy_from_slice(set);
+    if left as usize <= FEW {
+        let empty = strike_few(&mut buf, lo, hi, 0, left);
+        return finish(set, &buf, empty);
+    }
     let mut t = tables::<T, W>(&buf);
     let seven = _mm256_set1_epi16(7);
     let zero = _mm256_setzero_si256();
@@ -95,21 +101,7 @@ unsafe fn strike_in<const T: usize, const W: usize>(
             byte = _mm256_or_si256(byte, _mm256_shuffle_epi8(*tj, sel));
         }
         let hit = _mm256_and_si256(byte, bit);
-        if _mm256_testz_si256(hit, hit) == 0 && left as usize <= FEW {
-            // Each value left tested against the 32 pairs in registers
-            // (lanes that hit one value together cost one strike, and no
-            // lane goes through memory).
-            let values = buf;
-            for v in members(&values) {
-                let e = _mm256_set1_epi16(v as i16);
-                let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, e), _mm256_cmpeq_epi16(x1, e));
-                if _mm256_testz_si256(eq, eq) == 0 && strike(v, &mut buf, &mut left) {
-                    set.fill(0);
-                    return true;
-                }
-            }
-            t = tables::<T, W>(&buf);
-        } else if _mm256_testz_si256(hit, hit) == 0 {
+        if _mm256_testz_si256(hit, hit) == 0 {
             let mut m = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, zero)) as u32);
             let mut xs = [0u16; 32];
             _mm256_storeu_si256(xs.as_mut_ptr() as *mut __m256i, x0);
@@ -127,6 +119,10 @@ unsafe fn strike_in<const T: usize, const W: usize>(
                 }
                 m &= m - 1;
             }
+            if left as usize <= FEW {
+                let empty = strike_few(&mut buf, lo, hi, k + 32, left);
+                return finish(set, &buf, empty);
+            }
             t = tables::<T, W>(&buf);
         }
         k += 32;
@@ -140,6 +136,93 @@ unsafe fn strike_in<const T: usize, const W: usize>(
     }
     set.copy_from_slice(&buf[..set.len()]);
     false
+}
+
+/// Copies what is left of `buf` back to `set`; passes `empty` on.
+#[inline(always)]
+fn finish<const W: usize>(set: &mut [u64], buf: &[u64; W], empty: bool) -> bool {
+    set.copy_from_slice(&buf[..set.len()]);
+    empty
+}
+
+/// The rest of a scan, from pair `k`, once at most [`FEW`] values are
+/// left (`left`, at least one): each value is compared with the 32 XORs
+/// of a step, in registers, without the tables; a step that hit strikes
+/// value by value and goes on with the fewer values left. The long tails
+/// of the scans, where one or two hard values are left, cost a third of
+/// the table path's operations a step and no branch but the loop's.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn strike_few<const W: usize>(
+    buf: &mut [u64; W],
+    lo: &[u16],
+    hi: &[u16],
+    mut k: usize,
+    mut left: u32,
+) -> bool {
+    loop {
+        let mut vals = [0usize; FEW];
+        for (slot, v) in vals.iter_mut().zip(members(buf)) {
+            *slot = v;
+        }
+        let (hit, at) = match left {
+            1 => few_until::<1>(&vals, lo, hi, k),
+            2 => few_until::<2>(&vals, lo, hi, k),
+            3 => few_until::<3>(&vals, lo, hi, k),
+            _ => few_until::<4>(&vals, lo, hi, k),
+        };
+        let Some(hit) = hit else {
+            return false;
+        };
+        for (i, &v) in vals[..left as usize].iter().enumerate() {
+            if hit & (1 << i) != 0 && strike(v, buf, &mut left) {
+                return true;
+            }
+        }
+        k = at;
+    }
+}
+
+/// Scans from pair `k` for the first step (or the scalar tail) in which
+/// a pair reaches one of the `C` values `vals[..C]`: which of them (a bit
+/// each) and the pair after that step; `None` when none is reached.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn few_until<const C: usize>(
+    vals: &[usize; FEW],
+    lo: &[u16],
+    hi: &[u16],
+    mut k: usize,
+) -> (Option<u32>, usize) {
+    let n = lo.len();
+    let e: [__m256i; C] = std::array::from_fn(|i| _mm256_set1_epi16(vals[i] as i16));
+    while k + 32 <= n {
+        let (x0, x1) = xors32(lo, hi, k);
+        let mut any = _mm256_setzero_si256();
+        for ei in &e {
+            any = _mm256_or_si256(
+                any,
+                _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei)),
+            );
+        }
+        k += 32;
+        if _mm256_testz_si256(any, any) == 0 {
+            let mut hit = 0;
+            for (i, ei) in e.iter().enumerate() {
+                let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei));
+                hit |= u32::from(_mm256_testz_si256(eq, eq) == 0) << i;
+            }
+            return (Some(hit), k);
+        }
+    }
+    let mut hit = 0;
+    for j in k..n {
+        let v = (lo[j] ^ hi[n - 1 - j]) as usize;
+        for (i, &w) in vals[..C].iter().enumerate() {
+            hit |= u32::from(v == w) << i;
+        }
+    }
+    ((hit != 0).then_some(hit), n)
 }
 
 /// Takes `v` out of the set `buf` (`left` values); true once it is empty.
