@@ -63,7 +63,7 @@ enum Command {
     Run {
         /// The octal code, e.g. 0.6, .137 or 4.7; hexadecimal 0.1F; or grundy (= 4.0u).
         code: String,
-        /// How many values: 1000000, 1e6, 2^20 or 1_000_000.
+        /// How many values: 1000000, 1e6, 2.5e6, 2^20 or 1_000_000.
         #[arg(long, allow_hyphen_values = true)]
         to: String,
         /// Print one JSON object instead of the human summary.
