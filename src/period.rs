@@ -458,30 +458,73 @@ fn prime_factors(mut n: usize) -> Vec<usize> {
     out
 }
 
-/// The sequence up to the end of its first period, in the notation of the
-/// seeds with the periodic part in brackets: Guiles is `0.[1101122122]`,
-/// G(0) written before the point. Values above 9 are separated by commas.
-/// `None` when that would be longer than `max_len` characters.
-pub fn notation<V: Value>(g: &[V], period: &Period, max_len: usize) -> Option<String> {
+/// How [`notation`] marks the period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notation {
+    /// Plain text: a combining dot above (U+0307) over the period's first
+    /// and last values, `0.1̇10112212̇`.
+    Text,
+    /// LaTeX, as papers print it: `0.\dot{1}10112212\dot{2}`.
+    Latex,
+}
+
+/// The sequence up to the end of its first period, in the nim-sequence
+/// notation of the lecture notes on impartial games: G(0), a point, then
+/// G(1), G(2), …, with a dot over the first and the last value of the
+/// period (one dot when the period is 1; G(0) is dotted when the
+/// preperiod is 0). Guiles (`0.15`, preperiod 1, period 10) is
+/// `0.1̇10112212̇2`, in LaTeX `0.\dot{1}10112212\dot{2}`. Values 0 to 9 are
+/// one digit each; a value of 10 or more is written in parentheses, `(12)`,
+/// and a dot over it sits on its first digit. `None` when the text would
+/// be longer than `max_len` characters (the dots do not count).
+pub fn notation<V: Value>(
+    g: &[V],
+    period: &Period,
+    max_len: usize,
+    style: Notation,
+) -> Option<String> {
     let (s, p) = (period.preperiod as usize, period.period as usize);
-    if s + p > g.len() || s + p > max_len {
+    if p == 0 || s + p > g.len() || s + p > max_len {
         return None;
     }
-    let wide = g[..s + p].iter().any(|v| v.get() > 9);
     let mut out = String::new();
+    let mut len = 0;
     for (n, v) in g[..s + p].iter().enumerate() {
-        if n == s {
-            out.push('[');
+        let digits = v.get().to_string();
+        let (open, close) = if digits.len() > 1 {
+            ("(", ")")
+        } else {
+            ("", "")
+        };
+        let (first, rest) = digits.split_at(1);
+        out.push_str(open);
+        if n == s || n + 1 == s + p {
+            match style {
+                Notation::Text => {
+                    out.push_str(first);
+                    out.push('\u{307}');
+                }
+                Notation::Latex => {
+                    out.push_str("\\dot{");
+                    out.push_str(first);
+                    out.push('}');
+                }
+            }
+        } else {
+            out.push_str(first);
         }
-        out.push_str(&v.get().to_string());
+        out.push_str(rest);
+        out.push_str(close);
+        len += digits.len() + open.len() + close.len();
         if n == 0 {
             out.push('.');
-        } else if wide && n + 1 < s + p && n + 1 != s {
-            out.push(',');
+            len += 1;
+        }
+        if len > max_len {
+            return None;
         }
     }
-    out.push(']');
-    (out.len() <= max_len).then_some(out)
+    Some(out)
 }
 
 #[cfg(test)]
@@ -597,18 +640,35 @@ mod tests {
     }
 
     #[test]
-    fn notation_brackets_the_period() {
+    fn notation_dots_the_period_as_the_lecture_notes_do() {
         let p = |s, p| Period {
             period: p,
             preperiod: s,
             proven_at: 0,
             bound: None,
         };
+        let text = |g: &[u32], s, q| notation(g, &p(s, q), 80, Notation::Text).unwrap();
+        // Guiles, as the lecture notes print it: 0.\dot{1}10112212\dot{2}.
         let g: Vec<u32> = vec![0, 1, 1, 0, 1, 1, 2, 2, 1, 2, 2, 1, 1];
-        assert_eq!(notation(&g, &p(1, 10), 80).unwrap(), "0.[1101122122]");
-        assert_eq!(notation(&g, &p(0, 2), 80).unwrap(), "[0.1]");
+        assert_eq!(
+            notation(&g, &p(1, 10), 80, Notation::Latex).unwrap(),
+            "0.\\dot{1}10112212\\dot{2}"
+        );
+        assert_eq!(text(&g, 1, 10), "0.1\u{307}101122122\u{307}");
+        // Preperiod 0: G(0) opens the period and is dotted.
+        assert_eq!(text(&g, 0, 2), "0\u{307}.1\u{307}");
+        // A period of one value has one dot.
+        let g: Vec<u32> = vec![0, 1, 2, 2, 2];
+        assert_eq!(text(&g, 2, 1), "0.12\u{307}");
+        // Values of 10 and more in parentheses, dotted on the first digit.
         let g: Vec<u32> = vec![0, 12, 3, 12, 3];
-        assert_eq!(notation(&g, &p(1, 2), 80).unwrap(), "0.[12,3]");
-        assert_eq!(notation(&g, &p(1, 2), 5), None);
+        assert_eq!(text(&g, 1, 2), "0.(1\u{307}2)3\u{307}");
+        assert_eq!(
+            notation(&g, &p(1, 2), 80, Notation::Latex).unwrap(),
+            "0.(\\dot{1}2)\\dot{3}"
+        );
+        // Too long for the limit (7 characters without the dots).
+        assert_eq!(notation(&g, &p(1, 2), 6, Notation::Text), None);
+        assert!(notation(&g, &p(1, 2), 7, Notation::Text).is_some());
     }
 }

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use crate::code::Code;
 use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, Overflow, SparseError};
-use crate::period::{self, Detector, Period};
+use crate::period::{self, Detector, Notation, Period};
 use crate::stats::Stats;
 
 /// A sequence held in memory at the narrowest width that fits its values.
@@ -366,9 +366,12 @@ pub struct Summary {
     pub apparent_period: Option<Period>,
     /// False when no period of this game can be proven at all.
     pub period_provable: bool,
-    /// The values up to the end of the first period, `0.[1101122122]`,
-    /// when short enough to print.
+    /// The values up to the end of the first period in the lecture
+    /// notes' nim-sequence notation, the period's ends dotted (U+0307),
+    /// when at most 200 characters (see [`period::notation`]).
     pub period_notation: Option<String>,
+    /// The same in LaTeX, `0.\dot{1}10112212\dot{2}`.
+    pub period_notation_latex: Option<String>,
     /// The store holding the values, for runs kept on disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store: Option<String>,
@@ -376,6 +379,9 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resumed_from: Option<u64>,
 }
+
+/// Longest nim-sequence notation a summary carries, in characters.
+const NOTATION_MAX: usize = 200;
 
 impl Summary {
     /// `(period, preperiod)` when a period is proven.
@@ -408,6 +414,7 @@ impl Summary {
             apparent_period: None,
             period_provable: true,
             period_notation: None,
+            period_notation_latex: None,
             store: None,
             resumed_from: None,
         }
@@ -418,13 +425,16 @@ impl Summary {
         self.period = detector.proven();
         self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
         self.period_provable = detector.can_prove();
-        self.period_notation = self
-            .period
-            .or(self.apparent_period)
-            .and_then(|p| match seq {
-                SeqRef::U16(v) => period::notation(v, &p, 200),
-                SeqRef::U32(v) => period::notation(v, &p, 200),
-            });
+        let notation = |style| {
+            self.period
+                .or(self.apparent_period)
+                .and_then(|p| match seq {
+                    SeqRef::U16(v) => period::notation(v, &p, NOTATION_MAX, style),
+                    SeqRef::U32(v) => period::notation(v, &p, NOTATION_MAX, style),
+                })
+        };
+        self.period_notation = notation(Notation::Text);
+        self.period_notation_latex = notation(Notation::Latex);
     }
 }
 

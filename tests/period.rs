@@ -77,7 +77,15 @@ fn kayles_dawson_guiles_from_the_lecture_notes() {
         let t = code.parse::<Code>().unwrap().last_digit_index() as u64;
         assert_eq!(p.bound, Some(2 * (last_irregular + 1) + 2 * period + t - 1));
         if code == ".15" {
-            assert_eq!(s.period_notation.as_deref(), Some("0.[1101122122]"));
+            // The lecture notes print Guiles as 0.\dot{1}10112212\dot{2}.
+            assert_eq!(
+                s.period_notation_latex.as_deref(),
+                Some("0.\\dot{1}10112212\\dot{2}")
+            );
+            assert_eq!(
+                s.period_notation.as_deref(),
+                Some("0.1\u{307}101122122\u{307}")
+            );
         }
     }
 }
@@ -102,7 +110,11 @@ fn table_1_2_of_the_thesis() {
     let s = run_code("0.337", 1000);
     let p = s.period.unwrap();
     assert_eq!((p.period, p.preperiod, p.proven_at), (4, 0, 12));
-    assert_eq!(s.period_notation.as_deref(), Some("[0.123]"));
+    // Preperiod 0: G(0) opens the period and carries its first dot.
+    assert_eq!(
+        s.period_notation_latex.as_deref(),
+        Some("\\dot{0}.12\\dot{3}")
+    );
 }
 
 #[test]
