@@ -10,6 +10,7 @@ pub mod count;
 pub mod engine;
 pub mod family;
 pub mod games;
+pub mod pdf;
 pub mod period;
 pub mod plot;
 pub mod run;

@@ -179,7 +179,7 @@ enum Command {
         /// First n drawn, to zoom in on a range.
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
-        /// The picture file: NAME.png or NAME.svg.
+        /// The picture file: NAME.png, NAME.svg or NAME.pdf.
         #[arg(long, short)]
         output: PathBuf,
         #[arg(long, default_value_t = 1200)]

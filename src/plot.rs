@@ -131,10 +131,12 @@ impl Values for Seq {
 pub enum Format {
     Png,
     Svg,
+    /// A one-page vector PDF ([`crate::pdf`]): one pixel is one point.
+    Pdf,
 }
 
 impl Format {
-    /// `.png` or `.svg` (any case); anything else is an input error.
+    /// `.png`, `.svg` or `.pdf` (any case); anything else is an input error.
     pub fn from_path(path: &Path) -> Result<Format, PlotError> {
         let ext = path
             .extension()
@@ -143,6 +145,7 @@ impl Format {
         match ext.as_deref() {
             Some("png") => Ok(Format::Png),
             Some("svg") => Ok(Format::Svg),
+            Some("pdf") => Ok(Format::Pdf),
             _ => Err(PlotError::UnknownFormat(path.display().to_string())),
         }
     }
@@ -197,7 +200,7 @@ impl Default for PlotOptions {
 
 #[derive(Debug, Error)]
 pub enum PlotError {
-    #[error("{0}: unknown picture format (the name must end in .png or .svg)")]
+    #[error("{0}: unknown picture format (the name must end in .png, .svg or .pdf)")]
     UnknownFormat(String),
     #[error("--to must be at least 1")]
     Empty,
@@ -225,7 +228,7 @@ impl PlotError {
 /// A finished picture.
 #[derive(Debug, Clone)]
 pub struct Picture {
-    /// The file's bytes (PNG or SVG).
+    /// The file's bytes (PNG, SVG or PDF).
     pub bytes: Vec<u8>,
     /// The plot area in pixels (x range, y range), inside axes and labels.
     pub plot_area: (Range<i32>, Range<i32>),
@@ -353,7 +356,7 @@ pub fn aggregate(
 
 /// Registers the font shipped with the `dejavu` crate, once: plotters draws
 /// text with it, so no system font libraries are needed.
-fn font() -> &'static str {
+pub(crate) fn font() -> &'static str {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
         plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
@@ -402,6 +405,18 @@ pub fn render(
             };
             Ok(Picture {
                 bytes: svg.into_bytes(),
+                plot_area,
+                every_point,
+            })
+        }
+        Format::Pdf => {
+            let mut pdf = Vec::new();
+            let (plot_area, every_point) = {
+                let root = crate::pdf::PdfBackend::new(&mut pdf, w, h).into_drawing_area();
+                draw_root(root, values, opts, overlays, progress)?
+            };
+            Ok(Picture {
+                bytes: pdf,
                 plot_area,
                 every_point,
             })

@@ -246,6 +246,30 @@ fn octal() -> Command {
 }
 
 #[test]
+fn pdf_has_the_requested_size_and_ink() {
+    let values = mod4(2000);
+    let pic = render(
+        &values,
+        &options(2000, 800, 500),
+        &Overlays::default(),
+        Format::Pdf,
+        &|_| {},
+    )
+    .unwrap();
+    let pdf = String::from_utf8_lossy(&pic.bytes);
+    assert!(pdf.starts_with("%PDF-") && pdf.trim_end().ends_with("%%EOF"));
+    assert!(pdf.contains("/MediaBox [0 0 800 500]"), "no 800x500 page");
+    // Every one of the 2000 values is a filled mark (a rectangle), and the
+    // axis labels are text.
+    let marks = pdf.matches(" re\nf").count();
+    assert!(marks >= 2000, "only {marks} marks");
+    assert!(
+        pdf.contains("(G\\(n\\)) Tj") || pdf.contains("(G(n)) Tj"),
+        "no y label"
+    );
+}
+
+#[test]
 fn cli_writes_png_and_svg() {
     let dir = tempfile::tempdir().unwrap();
     let png_path = dir.path().join("kayles.png");
