@@ -182,6 +182,16 @@ pub struct PlotOptions {
     pub title: String,
     /// The largest value in `from..to` if known (saves a pass over the values).
     pub max_value: Option<u32>,
+    /// Axis labels.
+    pub xlabel: String,
+    pub ylabel: String,
+    /// Size of the tick labels in pixels (points in a PDF); the title is
+    /// drawn at 18/13 of it and the axis labels at 15/13.
+    pub font_size: u32,
+    /// Side of a value's mark in pixels when every value is drawn (1 is a
+    /// pixel; the default 2 keeps 1,000 to 50,000 points visible). A few
+    /// values (a third of the columns or fewer) are dots of this radius.
+    pub point_size: u32,
 }
 
 impl Default for PlotOptions {
@@ -194,6 +204,10 @@ impl Default for PlotOptions {
             log_x: false,
             title: String::new(),
             max_value: None,
+            xlabel: "n".into(),
+            ylabel: "G(n)".into(),
+            font_size: 13,
+            point_size: 2,
         }
     }
 }
@@ -485,6 +499,10 @@ where
 {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| draw_err(&e);
     let font = font();
+    // Font sizes in proportion to the tick labels' (13, 15 and 18 at the
+    // default), and the label areas with them.
+    let fs = opts.font_size.max(1);
+    let scaled = |k: u32| (k * fs).div_ceil(13);
     root.fill(&BACKGROUND).map_err(e)?;
     let x_range: X::CoordDescType = x_spec.into();
     let (from, to) = {
@@ -498,11 +516,11 @@ where
     // Head room above the largest value, so its points sit inside the frame.
     let top = max + (max / 20).max(1);
     let mut chart = ChartBuilder::on(root)
-        .caption(&opts.title, (font, 18))
+        .caption(&opts.title, (font, scaled(18)))
         .margin(12)
         .margin_right(36)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
+        .x_label_area_size(scaled(40))
+        .y_label_area_size(scaled(60))
         .build_cartesian_2d(x_range, 0u32..top)
         .map_err(e)?;
     let (px, py) = chart.plotting_area().get_pixel_range();
@@ -541,10 +559,10 @@ where
 
     chart
         .configure_mesh()
-        .x_desc("n")
-        .y_desc("G(n)")
-        .label_style((font, 13))
-        .axis_desc_style((font, 15))
+        .x_desc(&opts.xlabel)
+        .y_desc(&opts.ylabel)
+        .label_style((font, fs))
+        .axis_desc_style((font, scaled(15)))
         .x_label_formatter(&|n| fmt_n(*n))
         .light_line_style(RGBColor(238, 238, 238))
         .bold_line_style(RGBColor(215, 215, 215))
@@ -596,7 +614,23 @@ where
         values.read(from, &mut buf)?;
         for (i, &v) in buf.iter().enumerate() {
             let at = (x_of(from + i as u64), y_of(grid.row(v)));
-            root.draw(&Circle::new(at, 2, INK.filled())).map_err(e)?;
+            root.draw(&Circle::new(at, opts.point_size.max(1), INK.filled()))
+                .map_err(e)?;
+        }
+    } else if every_point && opts.point_size > 1 {
+        // Every value a square mark of point_size pixels, centred on its
+        // cell: visible where a pixel would not be.
+        let side = opts.point_size as i32;
+        for (c, col) in grid.counts.iter().enumerate() {
+            let x = px.start + c as i32 - side / 2;
+            for (r, _) in col.iter().enumerate().filter(|(_, &k)| k != 0) {
+                let y = y_of(r) - side / 2;
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + side, y + side)],
+                    INK.filled(),
+                ))
+                .map_err(e)?;
+            }
         }
     } else {
         // With a little more rows than values some rows are no value's
@@ -653,8 +687,9 @@ where
         legend.push((format!("{} rare positions", rare.len()), RARE));
     }
     for (i, (text, c)) in legend.iter().enumerate() {
-        let style = TextStyle::from((font, 13).into_font()).color(c);
-        root.draw_text(text, &style, (px.start + 8, py.start + 6 + 16 * i as i32))
+        let style = TextStyle::from((font, fs).into_font()).color(c);
+        let line = scaled(16) as i32;
+        root.draw_text(text, &style, (px.start + 8, py.start + 6 + line * i as i32))
             .map_err(e)?;
     }
     root.present().map_err(e)?;

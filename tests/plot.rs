@@ -246,6 +246,48 @@ fn octal() -> Command {
 }
 
 #[test]
+fn labels_font_and_point_sizes_are_the_options() {
+    let values = mod4(2000);
+    let draw = |point_size: u32, font_size: u32| {
+        let opts = PlotOptions {
+            xlabel: "heap size".into(),
+            ylabel: "nim value".into(),
+            title: "Kayles".into(),
+            point_size,
+            font_size,
+            ..options(2000, 800, 500)
+        };
+        let pic = render(&values, &opts, &Overlays::default(), Format::Svg, &|_| {}).unwrap();
+        String::from_utf8(pic.bytes).unwrap()
+    };
+    let svg = draw(3, 13);
+    for label in ["heap size", "nim value", "Kayles"] {
+        assert!(svg.contains(&format!("\n{label}\n</text>")), "no {label:?}");
+    }
+    assert!(!svg.contains("G(n)"), "the default label is still drawn");
+    // Every value a 3-pixel square: one at least per column with a value,
+    // so hundreds of them, and no 1-pixel marks.
+    let marks = |svg: &str, side: u32| {
+        svg.matches(&format!(
+            "width=\"{side}\" height=\"{side}\" opacity=\"1\" fill=\"#000000\""
+        ))
+        .count()
+    };
+    assert!(marks(&svg, 3) > 400, "only {} marks of 3", marks(&svg, 3));
+    assert_eq!(marks(&svg, 1), 0);
+    // Point size 1 is the old pixel marks (runs of cells, 1 wide).
+    assert_eq!(marks(&draw(1, 13), 3), 0);
+    // A larger font: the text is drawn larger than the default's.
+    let size = |svg: &str| -> f64 {
+        let at = svg.find("\nheap size\n").unwrap();
+        let head = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let f = head.find("font-size=\"").unwrap() + 11;
+        head[f..f + head[f..].find('"').unwrap()].parse().unwrap()
+    };
+    assert!(size(&draw(2, 26)) > 1.8 * size(&draw(2, 13)));
+}
+
+#[test]
 fn pdf_has_the_requested_size_and_ink() {
     let values = mod4(2000);
     let pic = render(
