@@ -6,6 +6,7 @@
 //! draws it.
 
 pub mod code;
+pub mod compare;
 pub mod count;
 pub mod engine;
 pub mod family;

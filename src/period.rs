@@ -132,6 +132,18 @@ impl Period {
     pub fn last_irregular(&self) -> Option<u64> {
         self.preperiod.checked_sub(1)
     }
+
+    /// The heap below `s + p` whose value G(n) equals, for any `n`: `n`
+    /// itself before the end of the first period, else the same place in
+    /// the first period (a proven period answers for any heap).
+    pub fn first_index(&self, n: u64) -> u64 {
+        let (s, p) = (self.preperiod, self.period);
+        if n < s + p || p == 0 {
+            n
+        } else {
+            s + (n - s) % p
+        }
+    }
 }
 
 /// One hash-found candidate period that has held since it was found.
