@@ -100,15 +100,13 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     }
     let known = outcome.seq.len() as u64;
     if let Some(p) = &outcome.summary.period {
+        crate::note_period(known, max, p);
         return Ok(heaps
             .iter()
             .map(|&h| {
-                let n = if h < known {
-                    h
-                } else {
-                    p.preperiod + (h - p.preperiod) % p.period
-                };
-                outcome.seq.get(n as usize)
+                outcome
+                    .seq
+                    .get(if h < known { h } else { p.first_index(h) } as usize)
             })
             .collect());
     }
@@ -140,10 +138,13 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     }
     let good = store.good();
     let view = store.view(0, good);
+    if let Some(p) = &outcome.summary.period {
+        crate::note_period(good, max, p);
+    }
     Ok(heaps
         .iter()
         .map(|&h| match &outcome.summary.period {
-            Some(p) if h >= good => view.get((p.preperiod + (h - p.preperiod) % p.period) as usize),
+            Some(p) if h >= good => view.get(p.first_index(h) as usize),
             _ => view.get(h as usize),
         })
         .collect())

@@ -13,12 +13,13 @@ use octal::code::{Code, CodeError};
 use octal::count::{parse_count, CountError};
 use octal::engine::EngineKind;
 use octal::games::GameError;
+use octal::period::Period;
 use octal::plot::{self, Format, Overlays, PlotError, PlotOptions};
 use octal::run::{self, Ending, Job, JobError, Progress, SeqRef, Summary};
 use octal::seqfile::{self, Kind, SeqFile};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 use octal::stored::{self, run_stored};
-use octal::{family, slurm};
+use octal::{compare, family, slurm};
 
 /// `println!` that returns an error from the enclosing function when
 /// stdout cannot be written (a full disk), instead of panicking.
@@ -45,6 +46,18 @@ pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
 }
 
 mod games_cli;
+
+/// Says on stderr that the values past the `known` ones, up to heap
+/// `last`, are answers read off the proven period `p` (nothing when none
+/// are).
+pub fn note_period(known: u64, last: u64, p: &octal::period::Period) {
+    if last >= known {
+        eprintln!(
+            "octal: values from n = {known} on are read off the proven period {} (preperiod {}, proven at {})",
+            p.period, p.preperiod, p.proven_at
+        );
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -169,6 +182,32 @@ enum Command {
         #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]
         chunk_values: u64,
     },
+    /// Compare two games: the first n where G_A(n) ≠ G_B(n + K), "equal
+    /// to N", or, when both are proven periodic, equality for every n.
+    Compare {
+        /// The first sequence: an octal code, a store or an exported file.
+        a: String,
+        /// The second sequence, likewise.
+        b: String,
+        /// Compare G_A(n) with G_B(n + K) (K may be negative).
+        #[arg(
+            long,
+            default_value_t = 0,
+            allow_hyphen_values = true,
+            value_name = "K"
+        )]
+        shift: i64,
+        /// Compare n below N. Default: a code is computed to 10^6 values
+        /// (or until its period is proven) and a file gives all its values;
+        /// two proven periods settle every n.
+        #[arg(long, value_name = "N")]
+        to: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineOpts,
+    },
     /// Draw G(n) against n as a picture: PNG or SVG, by the name of -o.
     Plot {
         /// An octal code to compute (e.g. 0.6), or a store or exported
@@ -224,6 +263,45 @@ enum Source {
     Code(Code),
     /// A store or an exported sequence file (not readable yet).
     File(PathBuf),
+}
+
+/// Values a code is computed to for `compare` without `--to`.
+const COMPARE_DEFAULT: u64 = 1_000_000;
+
+/// The values of one side of `compare`, and its proven period: a code is
+/// computed to `to` (stopping at a proof), a store or an exported file read
+/// whole, its period found by the detector over what it holds.
+fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Option<Period>)> {
+    let path = Path::new(s);
+    if path.is_file() {
+        let (code, values) = match seqfile::detect(path)? {
+            Some(Kind::Store) => {
+                let store = Store::open(path, false)?;
+                warn_lost_slot(&store);
+                let good = store.good();
+                store.check_chunks_in(0, good)?;
+                let v = store.view(0, good);
+                (
+                    store.code().clone(),
+                    (0..v.len()).map(|i| v.get(i)).collect(),
+                )
+            }
+            Some(Kind::SeqFile) => {
+                let file = SeqFile::open(path)?;
+                (file.code().clone(), file.read_all()?.to_u32())
+            }
+            None => return Err(StoreError::Foreign(path.to_owned()).into()),
+        };
+        let mut d = octal::period::Detector::new(&code);
+        d.feed(&values);
+        return Ok((values, d.proven()));
+    }
+    let job = engine.job(parse_code(s)?, to)?;
+    let outcome = run::run_until(&job, true, &mut |_| {})?;
+    let known = outcome.summary.values as usize;
+    let mut values = outcome.seq.to_u32();
+    values.truncate(known);
+    Ok((values, outcome.summary.period))
 }
 
 fn parse_source(s: &str) -> Result<Source> {
@@ -337,7 +415,15 @@ fn input<E: std::fmt::Display>(e: E) -> anyhow::Error {
 }
 
 fn parse_code(s: &str) -> Result<Code> {
-    s.parse::<Code>().map_err(input)
+    s.parse::<Code>().map_err(|e| {
+        // A name that no code has: a file that is not there.
+        let lower = s.to_ascii_lowercase();
+        if s.contains(['/', '\\']) || lower.ends_with(".octal") || lower.ends_with(".oseq") {
+            input(format!("{s}: no such file (nor an octal code)"))
+        } else {
+            input(e)
+        }
+    })
 }
 
 fn parse_to(flag: &str, s: &str) -> Result<u64> {
@@ -972,6 +1058,12 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             frame_values,
             force,
         } => {
+            if seqfile::detect(&path)? == Some(Kind::SeqFile) {
+                return Err(input(format!(
+                    "export takes a store; {} is already an exported sequence file",
+                    path.display()
+                )));
+            }
             let store = Store::open(&path, false)?;
             warn_lost_slot(&store);
             let to = match to {
@@ -1066,13 +1158,83 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 return Err(input(format!("--from {from} must be below --to {to}")));
             }
             let job = engine.job(code, to)?;
-            let outcome = run::run(&job, &mut |_| {})?;
+            // Stops once a period is proven: every later value is a lookup.
+            let outcome = run::run_until(&job, true, &mut |_| {})?;
+            let seq = &outcome.seq;
+            let known = outcome.summary.values;
+            let period = outcome.summary.period;
+            if let Some(p) = &period {
+                note_period(known, to - 1, p);
+            }
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            for n in from as usize..to as usize {
-                writeln!(out, "{}", outcome.seq.get(n)).context("writing values to stdout")?;
+            for n in from..to {
+                let i = if n < known {
+                    n
+                } else {
+                    period.map_or(n, |p| p.first_index(n))
+                };
+                writeln!(out, "{}", seq.get(i as usize)).context("writing values to stdout")?;
             }
             out.flush().context("writing values to stdout")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Compare {
+            a,
+            b,
+            shift,
+            to,
+            json,
+            engine,
+        } => {
+            let to = to.map(|t| parse_to("to", &t)).transpose()?;
+            let reach = |k: i64| {
+                to.unwrap_or(COMPARE_DEFAULT)
+                    .saturating_add_signed(k.max(0))
+            };
+            let (ga, pa) = compare_source(&a, reach(0), &engine)?;
+            let (gb, pb) = compare_source(&b, reach(shift), &engine)?;
+            let c = compare::Comparison {
+                a: compare::Side {
+                    values: &ga,
+                    period: pa,
+                },
+                b: compare::Side {
+                    values: &gb,
+                    period: pb,
+                },
+                shift,
+            };
+            let outcome = c.run(to);
+            if json {
+                let v = match outcome {
+                    compare::Outcome::Differ { at, a, b } => serde_json::json!({
+                        "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
+                    compare::Outcome::EqualTo { to } => serde_json::json!({
+                        "verdict": "equal_to", "to": to, "shift": shift}),
+                    compare::Outcome::EqualForever { checked_to } => serde_json::json!({
+                        "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
+                };
+                outln!("{v}");
+            } else {
+                let shifted = match shift {
+                    0 => "n".to_string(),
+                    k if k > 0 => format!("n + {k}"),
+                    k => format!("n − {}", -k),
+                };
+                match outcome {
+                    compare::Outcome::Differ { at, a: x, b: y } => outln!(
+                        "differ first at n = {at}: G_A({at}) = {x}, G_B({}) = {y}",
+                        at as i64 + shift
+                    ),
+                    compare::Outcome::EqualTo { to } => outln!(
+                        "G_A(n) = G_B({shifted}) for every n below {to} (equal to {to}; not proven beyond)"
+                    ),
+                    compare::Outcome::EqualForever { checked_to } => outln!(
+                        "G_A(n) = G_B({shifted}) for every n: both are proven periodic and agree up to {checked_to}"
+                    ),
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Plot {

@@ -1,0 +1,132 @@
+//! What a researcher asks the command line: values far beyond a proven
+//! period, comparisons of two games, the notation of a period.
+
+use std::process::{Command, Output};
+
+fn octal(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .expect("the octal binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).expect("UTF-8")
+}
+
+#[test]
+fn values_far_beyond_a_proven_period_are_read_off_it() {
+    // Guiles (.15): 0.\dot{1}10112212\dot{2} in the lecture notes, so
+    // G(n) for n ≥ 1 is "1101122122"[(n − 1) mod 10].
+    let o = octal(&["values", ".15", "--from", "99999990", "--to", "1e8"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got: Vec<u32> = text(&o.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let period = b"1101122122";
+    let want: Vec<u32> = (99_999_990u64..100_000_000)
+        .map(|n| (period[((n - 1) % 10) as usize] - b'0') as u32)
+        .collect();
+    assert_eq!(got, want);
+    let err = text(&o.stderr);
+    assert!(err.contains("proven period 10"), "{err}");
+    // Within what was computed, nothing is said.
+    let o = octal(&["values", ".15", "--to", "20"]);
+    assert!(
+        o.status.success() && o.stderr.is_empty(),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn cookie_cutter_strips_answer_any_length_from_the_period() {
+    // Odd k: G(n) = n mod (k + 1) (the thesis' Theorem 5.1.4), so a strip
+    // of 10^9 + 2 with k = 3 has value 2.
+    let o = octal(&["cookie-cutter", "--k", "3", "--grid", "1x1000000002"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).lines().last(), Some("2"));
+    assert!(
+        text(&o.stderr).contains("proven period 4"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn compare_finds_first_differences_and_proves_equality() {
+    // .36 and .161: equated in Flammenkamp's table, first differ at 519.
+    let o = octal(&["compare", ".36", ".161"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).starts_with("differ first at n = 519:"),
+        "{}",
+        text(&o.stdout)
+    );
+    // G_.04(n + 1) = G_.007(n): equal as far as asked, not claimed beyond.
+    let o = octal(&[
+        "compare", ".007", ".04", "--shift", "1", "--to", "20000", "--json",
+    ]);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("\"verdict\":\"equal_to\"") && out.contains("\"to\":20000"),
+        "{out}"
+    );
+    // .07 and Dawson's Chess .137, shifted by one: both periodic, so
+    // equal for every n.
+    let o = octal(&["compare", ".07", ".137", "--shift=-1", "--json"]);
+    let out = text(&o.stdout);
+    assert!(out.contains("\"verdict\":\"equal_forever\""), "{out}");
+    // Kayles is not Dawson's Chess.
+    let o = octal(&["compare", ".77", ".137", "--json"]);
+    assert!(text(&o.stdout).contains("\"verdict\":\"differ\""));
+}
+
+#[test]
+fn a_missing_file_is_named_as_one() {
+    let o = octal(&["values", "nosuch.octal", "--to", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("nosuch.octal: no such file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let o = octal(&["compare", "runs/x.oseq", "0.6"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no such file"));
+}
+
+#[test]
+fn export_of_an_exported_file_says_export_takes_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("k.octal");
+    let file = dir.path().join("k.oseq");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_octal"))
+            .args(args)
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stderr))
+    };
+    let s = store.to_str().unwrap();
+    let f = file.to_str().unwrap();
+    assert_eq!(
+        run(&[
+            "run",
+            ".77",
+            "--to",
+            "1000",
+            "--keep-going",
+            "-q",
+            "--store",
+            s
+        ])
+        .0,
+        Some(0)
+    );
+    assert_eq!(run(&["export", s, "-o", f]).0, Some(0));
+    let (code, err) = run(&["export", f, "-o", "/dev/null"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("export takes a store"), "{err}");
+}
