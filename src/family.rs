@@ -121,18 +121,34 @@ pub fn cookie_cutter(ks: &[u64]) -> Vec<Member> {
 
 /// Reads a list of codes, one a line; blank lines and `#` comments are
 /// skipped.
-pub fn read_code_list(path: &Path) -> Result<Vec<Member>, FamilyError> {
+pub fn read_code_list(path: &Path) -> Result<CodeList, FamilyError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| FamilyError::Read {
+    let read = if path == Path::new("-") {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let text = read.map_err(|source| FamilyError::Read {
         path: name.clone(),
         error: source,
     })?;
     parse_code_list(&text, &name)
 }
 
+/// The members of a list of codes, each game once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeList {
+    pub members: Vec<Member>,
+    /// The lines left out because their code was on an earlier line, in
+    /// another spelling (`0.161` and `.161`): what the user should be told.
+    pub duplicates: Vec<String>,
+}
+
 /// As [`read_code_list`], from text.
-pub fn parse_code_list(text: &str, name: &str) -> Result<Vec<Member>, FamilyError> {
-    let mut members = Vec::new();
+pub fn parse_code_list(text: &str, name: &str) -> Result<CodeList, FamilyError> {
+    let mut members: Vec<Member> = Vec::new();
+    let mut first_line: Vec<usize> = Vec::new();
+    let mut duplicates = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -143,19 +159,36 @@ pub fn parse_code_list(text: &str, name: &str) -> Result<Vec<Member>, FamilyErro
             line: i + 1,
             message: e.to_string(),
         })?;
+        // One game once: its store and its row would collide.
+        if let Some(j) = members.iter().position(|m| m.code == code) {
+            duplicates.push(format!(
+                "{name}: line {}: {line} is {} again (line {}); it runs once",
+                i + 1,
+                code,
+                first_line[j]
+            ));
+            continue;
+        }
         members.push(Member { k: None, code });
+        first_line.push(i + 1);
     }
     if members.is_empty() {
         return Err(FamilyError::EmptyList {
             path: name.to_string(),
         });
     }
-    Ok(members)
+    Ok(CodeList {
+        members,
+        duplicates,
+    })
 }
 
 /// One line of the family table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The member's place in the family, from 0 (its Slurm array index).
+    #[serde(default)]
+    pub index: usize,
     pub k: Option<u64>,
     pub code: String,
     pub values: u64,
@@ -169,9 +202,10 @@ pub struct Row {
 }
 
 impl Row {
-    pub fn from_summary(member: &Member, s: &Summary) -> Row {
+    pub fn from_summary(index: usize, member: &Member, s: &Summary) -> Row {
         let (period, preperiod) = s.proven_period();
         Row {
+            index,
             k: member.k,
             code: s.code.clone(),
             values: s.values,
@@ -184,8 +218,9 @@ impl Row {
         }
     }
 
-    pub fn failed(member: &Member, error: String) -> Row {
+    pub fn failed(index: usize, member: &Member, error: String) -> Row {
         Row {
+            index,
             k: member.k,
             code: member.code.to_string(),
             values: 0,
@@ -212,8 +247,8 @@ where
             .enumerate()
             .with_max_len(1)
             .map(|(i, m)| match run_one(i, m) {
-                Ok(s) => Row::from_summary(m, &s),
-                Err(e) => Row::failed(m, e),
+                Ok(s) => Row::from_summary(i, m, &s),
+                Err(e) => Row::failed(i, m, e),
             })
             .collect()
     };
@@ -230,7 +265,8 @@ fn opt<T: ToString>(x: &Option<T>) -> String {
     x.as_ref().map_or(String::new(), |v| v.to_string())
 }
 
-const COLUMNS: [&str; 9] = [
+const COLUMNS: [&str; 10] = [
+    "index",
     "k",
     "code",
     "values",
@@ -242,8 +278,9 @@ const COLUMNS: [&str; 9] = [
     "error",
 ];
 
-fn cells(r: &Row) -> [String; 9] {
+fn cells(r: &Row) -> [String; 10] {
     [
+        r.index.to_string(),
         opt(&r.k),
         r.code.clone(),
         r.values.to_string(),
@@ -330,7 +367,9 @@ mod tests {
 
     #[test]
     fn code_lists() {
-        let m = parse_code_list("# games\n.77\n\n0.137 # Dawson\n", "list").unwrap();
+        let m = parse_code_list("# games\n.77\n\n0.137 # Dawson\n", "list")
+            .unwrap()
+            .members;
         let codes: Vec<String> = m.iter().map(|m| m.code.to_string()).collect();
         assert_eq!(codes, ["0.77", "0.137"]);
         let e = parse_code_list(".77\n0.G\n", "list")
@@ -338,6 +377,17 @@ mod tests {
             .to_string();
         assert!(e.starts_with("list: line 2:"), "{e}");
         assert!(parse_code_list("# nothing\n", "list").is_err());
+        // One game in two spellings runs once, and the list says so.
+        let l = parse_code_list(".161\n0.161\n.36\n0.1610\n", "games.txt").unwrap();
+        let codes: Vec<String> = l.members.iter().map(|m| m.code.to_string()).collect();
+        assert_eq!(codes, ["0.161", "0.36"]);
+        assert_eq!(l.duplicates.len(), 2);
+        assert!(l.duplicates[0].starts_with("games.txt: line 2: 0.161 is 0.161 again (line 1)"));
+        assert!(
+            l.duplicates[1].contains("line 4: 0.1610"),
+            "{:?}",
+            l.duplicates
+        );
     }
 
     #[test]

@@ -112,8 +112,10 @@ enum Command {
         /// New target (default: the store's own target).
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
+        /// Print one JSON object instead of the human summary.
         #[arg(long)]
         json: bool,
+        /// No progress display.
         #[arg(long, short)]
         quiet: bool,
         /// Compute all N values even once a period is proven.
@@ -132,6 +134,7 @@ enum Command {
         /// Required for a code; default for a file: all its values.
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
+        /// The first heap printed (values G(FROM) … G(TO−1)).
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
         #[command(flatten)]
@@ -141,6 +144,7 @@ enum Command {
     /// against the reference engine). Exit 0: ok; 1: damaged; 3: a header
     /// slot was lost, so the store opens at its older checkpoint.
     Verify {
+        /// The store (e.g. runs/0.6.octal) or exported file (.oseq) to check.
         path: PathBuf,
         /// Recompute this many values at random (plus the last) with the
         /// reference engine.
@@ -157,6 +161,7 @@ enum Command {
     Export {
         /// The store.
         path: PathBuf,
+        /// The sequence file to write (refused if it exists, unless --force).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
         /// zstd level, 1 (fast) to 22 (small).
@@ -176,7 +181,9 @@ enum Command {
     /// Make a store from an exported file, to continue computing with
     /// `octal resume`.
     Import {
+        /// The exported sequence file (.oseq) to read.
         file: PathBuf,
+        /// The store to make (it must not exist yet).
         #[arg(long, value_name = "PATH")]
         store: PathBuf,
         #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]
@@ -324,6 +331,8 @@ enum FamilyKind {
     },
     /// Any list of codes, one a line (# starts a comment).
     Codes {
+        /// The list: one code a line, `#` starts a comment; `-` reads
+        /// standard input.
         #[arg(long)]
         file: std::path::PathBuf,
         #[command(flatten)]
@@ -331,15 +340,22 @@ enum FamilyKind {
     },
     /// Run one member of a family prepared with --slurm (an array task).
     Member {
+        /// The family's directory, as prepared by `family … --slurm DIR`.
         dir: std::path::PathBuf,
         /// The member (default: $SLURM_ARRAY_TASK_ID).
         #[arg(long)]
         index: Option<usize>,
+        /// Threads (default: the family's --threads, which the task's
+        /// --cpus-per-task matches).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No summary line on stdout.
         #[arg(long, short)]
         quiet: bool,
     },
     /// Merge the results of a family prepared with --slurm into tables.
     Collect {
+        /// The family's directory, as prepared by `family … --slurm DIR`.
         dir: std::path::PathBuf,
         /// Print the JSON lines instead of the Markdown table.
         #[arg(long)]
@@ -361,6 +377,7 @@ struct FamilyArgs {
     /// Print the JSON lines instead of the Markdown table.
     #[arg(long)]
     json: bool,
+    /// No progress display.
     #[arg(long, short)]
     quiet: bool,
     /// Compute every member to --to even once its period is proven.
@@ -372,6 +389,63 @@ struct FamilyArgs {
     /// Do not run: write a Slurm job-array script and manifest into DIR.
     #[arg(long, value_name = "DIR")]
     slurm: Option<std::path::PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    engine: EngineKind,
+    /// Sparse-space mask of every member: auto, none, hex (0x1ee) or
+    /// hex+p (position parity).
+    #[arg(long, default_value = "auto")]
+    mask: String,
+    /// Threads per member (a Slurm task asks for as many CPUs). With
+    /// --jobs J, J members run at once, each on this many threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// With --slurm: each task's time limit, as Slurm writes it; a task
+    /// stopped by it checkpoints and resumes when requeued.
+    #[arg(long, default_value = "1-00:00:00")]
+    time: String,
+    /// With --slurm: each task's memory, as Slurm writes it (default: 2
+    /// bytes a value plus 256 MiB).
+    #[arg(long)]
+    mem: Option<String>,
+}
+
+impl FamilyArgs {
+    /// How the members compute, as the manifest records it.
+    fn task_spec(&self) -> Result<slurm::TaskSpec> {
+        // Refuse a bad mask or an impossible pair now, not in every member.
+        let mask: octal::engine::MaskSpec = self.mask.parse().map_err(input)?;
+        if self.engine == EngineKind::Reference && matches!(mask, octal::engine::MaskSpec::Fixed(_))
+        {
+            return Err(input(octal::engine::SparseError::MaskWithoutSparse));
+        }
+        if self.threads == 0 {
+            return Err(input("--threads must be at least 1"));
+        }
+        Ok(slurm::TaskSpec {
+            engine: match self.engine {
+                EngineKind::Sparse => "sparse".into(),
+                EngineKind::Reference => "reference".into(),
+            },
+            mask: self.mask.clone(),
+            threads: self.threads,
+            time: self.time.clone(),
+            mem: self.mem.clone().unwrap_or_default(),
+        })
+    }
+}
+
+/// The job of one family member under `spec`.
+fn member_job(member: &family::Member, to: u64, spec: &slurm::TaskSpec) -> Result<Job, String> {
+    Ok(Job {
+        code: member.code.clone(),
+        to,
+        engine: match spec.engine.as_str() {
+            "reference" => EngineKind::Reference,
+            _ => EngineKind::Sparse,
+        },
+        threads: spec.threads.max(1),
+        mask: spec.mask.parse().map_err(|e| format!("{e}"))?,
+    })
 }
 
 /// How to compute: the engine, its threads and its sparse-space mask.
@@ -445,12 +519,9 @@ fn progress_bar(to: u64, quiet: bool) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(to);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
-        )
-        .expect("valid template"),
-    );
+    bar.set_style(rate_style(
+        "{spinner} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {rate} ETA {eta} {msg}",
+    ));
     Some(bar)
 }
 
@@ -463,6 +534,24 @@ fn update(bar: &Option<ProgressBar>, p: &Progress) {
             .unwrap_or_default();
         bar.set_message(format!("max {}{rare}", p.max_value));
     }
+}
+
+/// `1 zero`, `14 zeros`.
+fn plural(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A progress style from `template`, where `{rate}` is the values a second
+/// as a whole number with thousands separators.
+fn rate_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}/s", indicatif::HumanCount(state.per_sec() as u64));
+            },
+        )
 }
 
 fn print_human(s: &Summary) -> Result<()> {
@@ -478,17 +567,23 @@ fn print_human(s: &Summary) -> Result<()> {
         s.isa
     );
     outln!(
-        "max value {} (first at n={}), {} zeros, last value G({})={}",
+        "max value {} (first at n={}), {} (n = 0 included), last value G({})={}",
         s.max_value,
         s.first_max_at,
-        s.zeros,
+        plural(s.zeros, "zero"),
         s.values.saturating_sub(1),
         s.last_value
     );
     if let Some(mask) = s.engine.rare_mask {
+        let with_0 = s
+            .engine
+            .rare_positions_with_0
+            .filter(|&w| Some(w) != s.engine.rare_positions)
+            .map(|w| format!(" ({w} with n = 0)"))
+            .unwrap_or_default();
         outln!(
-            "sparse space: mask 0x{mask:x}, {} rare positions, last at {}",
-            s.engine.rare_positions.unwrap_or(0),
+            "sparse space: mask 0x{mask:x}, {}{with_0}, last at {}",
+            plural(s.engine.rare_positions.unwrap_or(0), "rare position"),
             s.engine.last_rare_at.map_or("-".into(), |r| r.to_string())
         );
     }
@@ -504,7 +599,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
     if let Some(dir) = &args.slurm {
-        let manifest = slurm::Manifest::new(name, to, args.keep_going, members);
+        let manifest = slurm::Manifest::new(name, to, args.keep_going, args.task_spec()?, members);
         let exe = std::env::current_exe().context("locating the octal binary")?;
         let script = slurm::prepare(&manifest, dir, &exe)?;
         outln!("{}", script.display());
@@ -518,6 +613,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let spec = args.task_spec()?;
     let jobs = threads(args.jobs)?;
     let out = args
         .out
@@ -542,7 +638,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
         let path = out
             .join("stores")
             .join(format!("{}.octal", member.file_stem()));
-        let mut result = run_member(member, to, args.keep_going, &path, &stop, &multi);
+        let mut result = run_member(member, to, &spec, args.keep_going, &path, &stop, &multi);
         if let (Ok(summary), Some(dir)) = (&result, &args.plots) {
             if let Err(e) = plot_member(
                 &path,
@@ -576,6 +672,7 @@ fn run_family(members: &[family::Member], name: &str, args: FamilyArgs) -> Resul
 fn run_member(
     member: &family::Member,
     to: u64,
+    spec: &slurm::TaskSpec,
     keep_going: bool,
     path: &Path,
     stop: &std::sync::atomic::AtomicUsize,
@@ -583,22 +680,13 @@ fn run_member(
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
         let bar = m.add(ProgressBar::new(to));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix:>24} {bar:30} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
-            )
-            .expect("valid template"),
-        );
+        bar.set_style(rate_style(
+            "{prefix:>24} {bar:30} {human_pos}/{human_len} {rate} ETA {eta} {msg}",
+        ));
         bar.set_prefix(member.label());
         bar
     });
-    let job = Job {
-        code: member.code.clone(),
-        to,
-        engine: EngineKind::default(),
-        threads: 1,
-        mask: Default::default(),
-    };
+    let job = member_job(member, to, spec)?;
     let result = (|| -> Result<Summary, String> {
         let fail = |e: StoreError| e.to_string();
         if let Some(dir) = path.parent() {
@@ -682,7 +770,12 @@ fn finish_family(
 }
 
 /// An array task: runs member `index` of the family in `dir`.
-fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Result<ExitCode> {
+fn family_member(
+    dir: &std::path::Path,
+    index: Option<usize>,
+    threads: Option<usize>,
+    quiet: bool,
+) -> Result<ExitCode> {
     let index = match index {
         Some(i) => i,
         None => std::env::var("SLURM_ARRAY_TASK_ID")
@@ -699,9 +792,14 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
     // resumes when requeued.
     let path = slurm::store_path(dir, index);
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
+    let mut spec = manifest.run.clone();
+    if let Some(t) = threads {
+        spec.threads = t.max(1);
+    }
     let result = run_member(
         &member,
         manifest.to,
+        &spec,
         manifest.keep_going,
         &path,
         &stop,
@@ -713,7 +811,7 @@ fn family_member(dir: &std::path::Path, index: Option<usize>, quiet: bool) -> Re
         return Ok(ExitCode::from(status as u8));
     }
     let summary = result.map_err(anyhow::Error::msg)?;
-    let row = family::Row::from_summary(&member, &summary);
+    let row = family::Row::from_summary(index, &member, &summary);
     slurm::save_result(dir, index, &row)?;
     if !quiet {
         outln!("{}", serde_json::to_string(&row)?);
@@ -1125,13 +1223,23 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 run_family(&family::cookie_cutter(&ks), "cookie-cutter", args)
             }
             FamilyKind::Codes { file, args } => {
-                let members = family::read_code_list(&file).map_err(input)?;
-                let stem = file
-                    .file_stem()
-                    .map_or("codes".into(), |s| s.to_string_lossy().into_owned());
+                let list = family::read_code_list(&file).map_err(input)?;
+                for d in &list.duplicates {
+                    eprintln!("octal: {d}");
+                }
+                let members = list.members;
+                let stem = match file.file_stem() {
+                    Some(s) if file != Path::new("-") => s.to_string_lossy().into_owned(),
+                    _ => "codes".into(),
+                };
                 run_family(&members, &stem, args)
             }
-            FamilyKind::Member { dir, index, quiet } => family_member(&dir, index, quiet),
+            FamilyKind::Member {
+                dir,
+                index,
+                threads,
+                quiet,
+            } => family_member(&dir, index, threads, quiet),
             FamilyKind::Collect { dir, json } => family_collect(&dir, json),
         },
 

@@ -348,7 +348,11 @@ pub struct Summary {
     pub values: u64,
     pub max_value: u32,
     pub first_max_at: u64,
+    /// How many n < values have G(n) = 0, counting n = 0 (G(0) = 0 in every
+    /// game), as the published count of 14 for `0.6` does.
     pub zeros: u64,
+    /// The same without n = 0, as the published count of 13 for `.161`.
+    pub zeros_from_1: u64,
     pub last_value: u32,
     /// FNV-1a-64 over the values as little-endian u32, as 16 hex digits.
     pub checksum: String,
@@ -399,6 +403,7 @@ impl Summary {
             max_value: stats.max_value,
             first_max_at: stats.first_max_at,
             zeros: stats.zeros,
+            zeros_from_1: stats.zeros.saturating_sub(1),
             last_value: stats.last_value,
             checksum: stats.checksum.hex(),
             seconds,

@@ -51,17 +51,64 @@ pub struct Manifest {
     /// Members go on to `to` even once their period is proven.
     #[serde(default)]
     pub keep_going: bool,
+    /// How each member computes, and what a task asks of Slurm.
+    #[serde(default)]
+    pub run: TaskSpec,
     pub members: Vec<ManifestMember>,
 }
 
+/// How a member computes (`--engine`, `--mask`, `--threads`) and the
+/// resources its array task asks for (`--time`, `--mem`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TaskSpec {
+    /// `sparse` or `reference`.
+    pub engine: String,
+    /// As `--mask` takes it: `auto`, `none`, `0x1ee`, `0x1ee+p`.
+    pub mask: String,
+    /// Threads a member runs on; the task asks for as many CPUs.
+    pub threads: usize,
+    /// The task's time limit, as Slurm writes it (`1-00:00:00`).
+    pub time: String,
+    /// The task's memory, as Slurm writes it (`2G`); empty: an estimate.
+    pub mem: String,
+}
+
+impl Default for TaskSpec {
+    fn default() -> Self {
+        TaskSpec {
+            engine: "sparse".into(),
+            mask: "auto".into(),
+            threads: 1,
+            time: "1-00:00:00".into(),
+            mem: String::new(),
+        }
+    }
+}
+
+/// Memory a member of `to` values needs: the values at 2 bytes each
+/// (mapped from its store), plus 256 MiB for the engine and the period
+/// detector, in MiB rounded up, as Slurm's `--mem` takes it.
+pub fn mem_estimate(to: u64) -> String {
+    let mib = (2 * to).div_ceil(1 << 20) + 256;
+    format!("{mib}M")
+}
+
 impl Manifest {
-    pub fn new(name: &str, to: u64, keep_going: bool, members: &[Member]) -> Manifest {
+    pub fn new(
+        name: &str,
+        to: u64,
+        keep_going: bool,
+        run: TaskSpec,
+        members: &[Member],
+    ) -> Manifest {
         Manifest {
             format: "octal-family".into(),
             version: MANIFEST_VERSION,
             name: name.into(),
             to,
             keep_going,
+            run,
             members: members
                 .iter()
                 .enumerate()
@@ -149,7 +196,9 @@ pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> String {
          #SBATCH --job-name=octal-{name}\n\
          #SBATCH --array=0-{last}\n\
          #SBATCH --ntasks=1\n\
-         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --cpus-per-task={threads}\n\
+         #SBATCH --time={time}\n\
+         #SBATCH --mem={mem}\n\
          #SBATCH --requeue\n\
          #SBATCH --open-mode=append\n\
          #SBATCH --output={logs}/%A_%a.out\n\
@@ -159,6 +208,13 @@ pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> String {
         manifest = Manifest::path(dir).display(),
         script = dir.join("family.sbatch").display(),
         name = manifest.name,
+        threads = manifest.run.threads.max(1),
+        time = manifest.run.time,
+        mem = if manifest.run.mem.is_empty() {
+            mem_estimate(manifest.to)
+        } else {
+            manifest.run.mem.clone()
+        },
         logs = dir.join("logs").display(),
         exe = q(exe),
         dir = q(dir),
@@ -239,7 +295,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("octal-slurm-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let members = cookie_cutter(&[1, 2, 3]);
-        let m = Manifest::new("cookie-cutter", 1000, false, &members);
+        let m = Manifest::new("cookie-cutter", 1000, false, TaskSpec::default(), &members);
         let script = prepare(&m, &dir, Path::new("/opt/octal bin/octal")).unwrap();
         assert_eq!(Manifest::load(&dir).unwrap(), m);
         assert_eq!(m.member(2).unwrap(), members[2]);

@@ -197,6 +197,7 @@ fn info_of_values(
     Ok(EngineInfo {
         rare_mask: f.rare_mask,
         rare_positions: f.rare_positions,
+        rare_positions_with_0: f.rare_positions_with_0,
         last_rare_at: f.last_rare_at,
         ..base
     })

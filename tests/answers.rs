@@ -130,3 +130,63 @@ fn export_of_an_exported_file_says_export_takes_a_store() {
     assert_eq!(code, Some(2));
     assert!(err.contains("export takes a store"), "{err}");
 }
+
+#[test]
+fn both_conventions_for_zeros_and_rare_positions() {
+    // 0.6: the literature counts 14 zeros with G(0) and 1,584 rare
+    // positions with n = 0; .161 counts 13 zeros from n = 1.
+    let json = |code: &str, to: &str| {
+        let o = octal(&["run", code, "--to", to, "--no-store", "--json"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let s = json("0.6", "1e5");
+    for field in [
+        "\"zeros\":14,",
+        "\"zeros_from_1\":13,",
+        "\"rare_positions\":1583,",
+        "\"rare_positions_with_0\":1584,",
+    ] {
+        assert!(s.contains(field), "{field} not in {s}");
+    }
+    assert!(json(".161", "2^20").contains("\"zeros_from_1\":13,"));
+    // One zero is "1 zero".
+    let o = octal(&["run", "0.3", "--to", "1", "--no-store"]);
+    assert!(
+        text(&o.stdout).contains(" 1 zero (n = 0 included)"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[test]
+fn a_mask_is_refused_with_the_reference_engine() {
+    let o = octal(&[
+        "run",
+        "0.6",
+        "--to",
+        "100",
+        "--no-store",
+        "--engine",
+        "reference",
+        "--mask",
+        "0x1ee",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--mask applies to the sparse engine only"));
+    // No mask, or none, is what the reference engine does anyway.
+    for mask in ["auto", "none"] {
+        let o = octal(&[
+            "run",
+            "0.6",
+            "--to",
+            "100",
+            "--no-store",
+            "--engine",
+            "reference",
+            "--mask",
+            mask,
+        ]);
+        assert!(o.status.success(), "{mask}: {}", text(&o.stderr));
+    }
+}

@@ -54,7 +54,9 @@ fn cookie_cutter_family_writes_all_tables() {
     }
     let csv = std::fs::read_to_string(dir.path().join("family.csv")).unwrap();
     assert_eq!(csv.lines().count(), 5);
-    assert!(csv.starts_with("k,code,values,period,preperiod,max_value,rare_positions,seconds"));
+    assert!(
+        csv.starts_with("index,k,code,values,period,preperiod,max_value,rare_positions,seconds")
+    );
     let md = std::fs::read_to_string(dir.path().join("family.md")).unwrap();
     assert!(md.contains("| 5 | 0.33337 |"), "{md}");
     let jsonl = std::fs::read_to_string(dir.path().join("family.jsonl")).unwrap();
@@ -94,6 +96,37 @@ fn code_list_family_and_bad_lists() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("line 2"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1);
+
+    // One game in two spellings, read from standard input: it runs once,
+    // and stderr says so; the rows are numbered.
+    let out = octal()
+        .args([
+            "family", "codes", "--to", "200", "--json", "--file", "-", "--out",
+        ])
+        .arg(dir.path().join("s"))
+        .write_stdin(".161\n0.161\n.36\n")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("line 2: 0.161 is 0.161 again (line 1)"),
+        "{err}"
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (&rows[0]["index"], &rows[0]["code"]),
+        (&0.into(), &"0.161".into())
+    );
+    assert_eq!(
+        (&rows[1]["index"], &rows[1]["code"]),
+        (&1.into(), &"0.36".into())
+    );
 
     let out = octal()
         .args(["family", "cookie-cutter", "--k", "0..3", "--to", "10"])
@@ -156,4 +189,58 @@ fn family_plots_one_picture_per_member_and_resumes_from_stores() {
             .collect()
     };
     assert_eq!(rows(&first), rows(&again));
+}
+
+#[test]
+fn slurm_tasks_ask_for_what_members_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let slurm = dir.path().join("cc");
+    let out = octal()
+        .args([
+            "family",
+            "cookie-cutter",
+            "--k",
+            "1..3",
+            "--to",
+            "1e6",
+            "--threads",
+            "2",
+        ])
+        .args(["--time", "2:00:00", "--mask", "none", "--slurm"])
+        .arg(&slurm)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let script = std::fs::read_to_string(slurm.join("family.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --cpus-per-task=2\n"), "{script}");
+    assert!(script.contains("#SBATCH --time=2:00:00\n"), "{script}");
+    // 10^6 values at 2 bytes (2 MiB) plus 256 MiB.
+    assert!(script.contains("#SBATCH --mem=258M\n"), "{script}");
+    let manifest = std::fs::read_to_string(slurm.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"mask\": \"none\""), "{manifest}");
+    // A member runs as the manifest says, and its row says how.
+    let out = octal()
+        .args(["family", "member"])
+        .arg(&slurm)
+        .args(["--index", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A mask with the reference engine is refused before anything runs.
+    let out = octal()
+        .args(["family", "cookie-cutter", "--k", "1..3", "--to", "100"])
+        .args(["--engine", "reference", "--mask", "0x3", "--slurm"])
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("x").exists());
 }

@@ -97,6 +97,8 @@ pub enum SparseError {
         "mask {mask}: position parity needs all split distances of {code} to have the same parity"
     )]
     PositionParity { mask: String, code: String },
+    #[error("--mask applies to the sparse engine only; the reference engine scans every pair (drop --mask or --engine reference)")]
+    MaskWithoutSparse,
 }
 
 /// The sparse-space engine (`--engine sparse`, the default).
@@ -1620,6 +1622,10 @@ impl Engine for Sparse {
             threads: self.threads,
             rare_mask: st.mask.map(|m| m.bits),
             rare_positions: st.mask.map(|_| st.rare.len() as u64),
+            // G(0) = 0 in every game: heap 0 has no move.
+            rare_positions_with_0: st
+                .mask
+                .map(|m| st.rare.len() as u64 + u64::from(m.is_rare(0, 0, self.i0))),
             last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
         }
     }
