@@ -90,6 +90,8 @@ enum Command {
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
+        #[command(flatten)]
+        notation: NotationOpts,
         /// Keep the values in this store (default: runs/CODE.octal); an
         /// existing store of the same code is resumed.
         #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
@@ -121,6 +123,8 @@ enum Command {
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
+        #[command(flatten)]
+        notation: NotationOpts,
         #[command(flatten)]
         engine: EngineOpts,
         #[command(flatten)]
@@ -446,6 +450,57 @@ fn member_job(member: &family::Member, to: u64, spec: &slurm::TaskSpec) -> Resul
         threads: spec.threads.max(1),
         mask: spec.mask.parse().map_err(|e| format!("{e}"))?,
     })
+}
+
+/// `--notation[=FILE]`: the period's notation however long it is.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct NotationOpts {
+    /// Give the nim-sequence notation of the (proven or apparent) period
+    /// however long (the summary leaves out one of over 200 characters);
+    /// with =FILE, write it there instead, in text and in LaTeX (`-`, as
+    /// without FILE: in the summary).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    notation: Option<PathBuf>,
+}
+
+impl NotationOpts {
+    /// Puts the full notation of `seq`'s period into `s`, or into the file
+    /// asked for (and says so on stderr).
+    fn apply(&self, s: &mut Summary, seq: SeqRef<'_>) -> Result<()> {
+        let Some(dest) = &self.notation else {
+            return Ok(());
+        };
+        let Some(p) = s.period.or(s.apparent_period) else {
+            eprintln!("octal: --notation: no period to write");
+            return Ok(());
+        };
+        let write = |style| match seq {
+            SeqRef::U16(v) => octal::period::notation(v, &p, usize::MAX, style),
+            SeqRef::U32(v) => octal::period::notation(v, &p, usize::MAX, style),
+        };
+        let (text, latex) = (
+            write(octal::period::Notation::Text),
+            write(octal::period::Notation::Latex),
+        );
+        if dest == Path::new("-") {
+            s.period_notation = text;
+            s.period_notation_latex = latex;
+            return Ok(());
+        }
+        let body = format!(
+            "{}\n{}\n",
+            text.unwrap_or_default(),
+            latex.unwrap_or_default()
+        );
+        std::fs::write(dest, body).with_context(|| format!("writing {}", dest.display()))?;
+        eprintln!(
+            "octal: the notation of period {} (preperiod {}) is in {}: text, then LaTeX",
+            p.period,
+            p.preperiod,
+            dest.display()
+        );
+        Ok(())
+    }
 }
 
 /// How to compute: the engine, its threads and its sparse-space mask.
@@ -973,6 +1028,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
             keep_going,
+            notation,
             store,
             no_store,
             store_opts,
@@ -986,13 +1042,15 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 store::check_space(&path, job.to, 2)?;
                 let (store, _) =
                     Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
-                return stored_run(store, job, &store_opts, json, quiet, keep_going);
+                return stored_run(store, job, &store_opts, json, quiet, keep_going, &notation);
             }
             let bar = progress_bar(job.to, quiet || json);
-            let outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
+            let mut outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
+            let known = outcome.summary.values as usize;
+            notation.apply(&mut outcome.summary, outcome.seq.view(0, known))?;
             if json {
                 outln!("{}", serde_json::to_string(&outcome.summary)?);
             } else {
@@ -1006,6 +1064,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             json,
             quiet,
             keep_going,
+            notation,
             engine,
             store_opts,
         } => {
@@ -1026,7 +1085,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             }
             store::check_space(&path, to, store.width() as u64)?;
             let job = engine.job(store.code().clone(), to)?;
-            stored_run(store, job, &store_opts, json, quiet, keep_going)
+            stored_run(store, job, &store_opts, json, quiet, keep_going, &notation)
         }
         Command::Values {
             code,
@@ -1597,6 +1656,7 @@ fn stored_run(
     json: bool,
     quiet: bool,
     keep_going: bool,
+    notation: &NotationOpts,
 ) -> Result<ExitCode> {
     let every = opts.every()?;
     let stop = stored::stop_on_signals().context("installing signal handlers")?;
@@ -1607,7 +1667,7 @@ fn stored_run(
     if let Some(bar) = &bar {
         bar.set_position(good.min(job.to));
     }
-    let outcome = run_stored(
+    let mut outcome = run_stored(
         &mut store,
         &job,
         every,
@@ -1625,6 +1685,7 @@ fn stored_run(
         );
         return Ok(ExitCode::from(status as u8));
     }
+    notation.apply(&mut outcome.summary, store.view(0, store.good()))?;
     if json {
         outln!("{}", serde_json::to_string(&outcome.summary)?);
     } else {

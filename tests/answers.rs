@@ -190,3 +190,72 @@ fn a_mask_is_refused_with_the_reference_engine() {
         assert!(o.status.success(), "{mask}: {}", text(&o.stderr));
     }
 }
+
+#[test]
+fn notation_of_any_length_on_demand() {
+    // .057: preperiod 259, period 148 (as the summary says), so 407 values:
+    // longer than the summary's 200 characters.
+    let o = octal(&["run", ".057", "--to", "1e4", "--no-store"]);
+    let out = text(&o.stdout);
+    assert!(out.contains("periodic: period 148, preperiod 259"), "{out}");
+    assert!(
+        !out.contains("\u{307}"),
+        "a long notation is left out: {out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("n.txt");
+    let o = octal(&[
+        "run",
+        ".057",
+        "--to",
+        "1e4",
+        "--no-store",
+        "--notation",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let written = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    // Built here from the values by the rule: G(0), a point, the rest; a
+    // value of 10 or more in parentheses; \dot{} on the first digit of
+    // G(259) and of G(406).
+    let values: Vec<u32> = text(&octal(&["values", ".057", "--to", "407"]).stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let mut latex = String::new();
+    for (n, v) in values.iter().enumerate() {
+        let d = v.to_string();
+        let (first, rest) = d.split_at(1);
+        let first = if n == 259 || n == 406 {
+            format!("\\dot{{{first}}}")
+        } else {
+            first.to_string()
+        };
+        if d.len() > 1 {
+            latex.push_str(&format!("({first}{rest})"));
+        } else {
+            latex.push_str(&first);
+        }
+        if n == 0 {
+            latex.push('.');
+        }
+    }
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1], latex);
+    assert_eq!(lines[0].matches('\u{307}').count(), 2);
+    // Without a file, in the summary itself.
+    let o = octal(&[
+        "run",
+        ".057",
+        "--to",
+        "1e4",
+        "--no-store",
+        "--notation",
+        "--json",
+    ]);
+    assert!(text(&o.stdout).contains(&format!(
+        "\"period_notation_latex\":\"{}\"",
+        latex.replace('\\', "\\\\")
+    )));
+}
