@@ -224,21 +224,27 @@ enum Command {
         /// An octal code to compute (e.g. 0.6), or a store or exported
         /// sequence file to draw from.
         source: String,
+        /// One past the last n drawn: required for a code; for a store or
+        /// an exported file, all its values by default.
         #[arg(long, allow_hyphen_values = true)]
-        to: String,
+        to: Option<String>,
         /// First n drawn, to zoom in on a range.
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
         /// The picture file: NAME.png, NAME.svg or NAME.pdf.
         #[arg(long, short)]
         output: PathBuf,
+        /// Width in pixels (points in a PDF).
         #[arg(long, default_value_t = 1200)]
         width: u32,
+        /// Height in pixels (points in a PDF).
         #[arg(long, default_value_t = 600)]
         height: u32,
         /// Logarithmic n axis (from n = 1).
         #[arg(long)]
         log_x: bool,
+        #[command(flatten)]
+        figure: FigureOpts,
         /// No progress display and no closing line.
         #[arg(long, short)]
         quiet: bool,
@@ -450,6 +456,63 @@ fn member_job(member: &family::Member, to: u64, spec: &slurm::TaskSpec) -> Resul
         threads: spec.threads.max(1),
         mask: spec.mask.parse().map_err(|e| format!("{e}"))?,
     })
+}
+
+/// What a figure for a paper needs: labels, sizes in inches, fonts in
+/// points.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FigureOpts {
+    /// The title (default: the code and the range drawn).
+    #[arg(long)]
+    title: Option<String>,
+    /// The n axis' label.
+    #[arg(long, default_value = "n")]
+    xlabel: String,
+    /// The value axis' label.
+    #[arg(long, default_value = "G(n)")]
+    ylabel: String,
+    /// Tick-label size (title and axis labels in proportion): pixels, or
+    /// points with --width-in/--height-in.
+    #[arg(long, default_value_t = 13)]
+    font_size: u32,
+    /// Side of each value's mark when every value is drawn: pixels, or
+    /// points with --width-in/--height-in.
+    #[arg(long, default_value_t = 2)]
+    point_size: u32,
+    /// Width in inches (replaces --width): PNG at --dpi, SVG at 96 px an
+    /// inch, PDF at 72 points an inch.
+    #[arg(long, requires = "height_in")]
+    width_in: Option<f64>,
+    /// Height in inches (replaces --height).
+    #[arg(long, requires = "width_in")]
+    height_in: Option<f64>,
+    /// Pixels an inch of a PNG sized in inches.
+    #[arg(long, default_value_t = 300)]
+    dpi: u32,
+}
+
+impl FigureOpts {
+    /// The picture's size in its format's units, and how many of them
+    /// make a point (fonts and marks are given in points when sized in
+    /// inches, in units otherwise).
+    fn size(&self, format: Format, width: u32, height: u32) -> Result<(u32, u32, f64)> {
+        let (Some(w), Some(h)) = (self.width_in, self.height_in) else {
+            return Ok((width, height, 1.0));
+        };
+        let per_inch = match format {
+            Format::Png => self.dpi as f64,
+            Format::Svg => 96.0,
+            Format::Pdf => 72.0,
+        };
+        let side = |inches: f64, flag: &str| -> Result<u32> {
+            let units = (inches * per_inch).round();
+            if !(inches > 0.0) || !(units >= 1.0 && units <= u32::MAX as f64) {
+                return Err(input(format!("--{flag} {inches}: not a usable size")));
+            }
+            Ok(units as u32)
+        };
+        Ok((side(w, "width-in")?, side(h, "height-in")?, per_inch / 72.0))
+    }
 }
 
 /// `--notation[=FILE]`: the period's notation however long it is.
@@ -1412,20 +1475,44 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             width,
             height,
             log_x,
+            figure,
             quiet,
             engine,
         } => {
             let format = Format::from_path(&output)?;
             let source = parse_source(&source)?;
+            let (width, height, per_point) = figure.size(format, width, height)?;
+            let scaled = |x: u32| ((x as f64 * per_point).round() as u32).max(1);
+            let to = to.map(|t| parse_to("to", &t)).transpose()?;
+            if to.is_none() && matches!(source, Source::Code(_)) {
+                return Err(input("--to is required when plotting a code"));
+            }
             let mut opts = PlotOptions {
                 width,
                 height,
                 from: parse_to("from", &from)?,
-                to: parse_to("to", &to)?,
+                // 0 until a file says how many values it holds.
+                to: to.unwrap_or(0),
                 log_x,
+                title: figure.title.clone().unwrap_or_default(),
+                xlabel: figure.xlabel.clone(),
+                ylabel: figure.ylabel.clone(),
+                font_size: scaled(figure.font_size),
+                point_size: scaled(figure.point_size),
                 ..PlotOptions::default()
             };
-            plot::check(&opts, u64::MAX)?;
+            if to.is_some() {
+                plot::check(&opts, u64::MAX)?;
+            } else {
+                // Size and range are checked once the file's length is known.
+                plot::check(
+                    &PlotOptions {
+                        to: opts.from + 1,
+                        ..opts.clone()
+                    },
+                    u64::MAX,
+                )?;
+            }
             // Fail on an unwritable path before computing anything: the
             // picture goes to a temporary file next to it, renamed into
             // place once complete, so a full disk leaves no empty picture.
@@ -1513,12 +1600,14 @@ fn plot_source(
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
+            if opts.title.is_empty() {
+                opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
+            }
             if opts.from == 0 {
                 opts.max_value = Some(outcome.summary.max_value);
             }
             let overlays = Overlays {
-                rare: Vec::new(),
+                rare: outcome.rare.clone(),
                 period: outcome.summary.period.as_ref().map(|p| plot::Period {
                     preperiod: p.preperiod,
                     period: p.period,
@@ -1537,6 +1626,13 @@ fn plot_source(
             Ok(picture)
         }
         Source::File(path) => {
+            if opts.to == 0 {
+                opts.to = match seqfile::detect(&path)? {
+                    Some(Kind::Store) => Store::open(&path, false)?.good(),
+                    Some(Kind::SeqFile) => SeqFile::open(&path)?.count(),
+                    None => return Err(StoreError::Foreign(path).into()),
+                };
+            }
             let bar = progress_bar(
                 opts.to - opts.from,
                 quiet || opts.to - opts.from < 10_000_000,
@@ -1552,8 +1648,10 @@ fn plot_source(
                     check_range(&path, opts.from, Some(opts.to), store.good())?;
                     store.check_chunks_in(opts.from, opts.to)?;
                     let cp = store.checkpoint();
-                    opts.title =
-                        format!("{}: G(n) for {} ≤ n < {}", store.code(), opts.from, opts.to);
+                    if opts.title.is_empty() {
+                        opts.title =
+                            format!("{}: G(n) for {} ≤ n < {}", store.code(), opts.from, opts.to);
+                    }
                     if opts.from == 0 && cp.good == opts.to {
                         opts.max_value = Some(cp.stats.max_value);
                     }
@@ -1562,8 +1660,10 @@ fn plot_source(
                 Some(Kind::SeqFile) => {
                     let file = SeqFile::open(&path)?;
                     check_range(&path, opts.from, Some(opts.to), file.count())?;
-                    opts.title =
-                        format!("{}: G(n) for {} ≤ n < {}", file.code(), opts.from, opts.to);
+                    if opts.title.is_empty() {
+                        opts.title =
+                            format!("{}: G(n) for {} ≤ n < {}", file.code(), opts.from, opts.to);
+                    }
                     if opts.from == 0 && file.count() == opts.to {
                         opts.max_value = Some(file.header().max_value);
                     }

@@ -24,8 +24,9 @@ use crate::run::Seq;
 
 /// Up to this many values every point is drawn; beyond, per-column density.
 pub const POINT_LIMIT: u64 = 50_000;
-/// Smallest and largest accepted picture sides, in pixels.
-pub const MIN_SIDE: u32 = 200;
+/// Smallest and largest accepted picture sides, in pixels (points in a
+/// PDF: 100 is a figure 1.4 inches wide).
+pub const MIN_SIDE: u32 = 100;
 pub const MAX_SIDE: u32 = 10_000;
 
 /// Values are read in chunks of this many.

@@ -420,3 +420,81 @@ fn stores_and_exported_files_plot_like_the_code() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn cli_draws_rare_positions_and_takes_figure_options() {
+    let dir = tempfile::tempdir().unwrap();
+    // 0.6 has 1,583 rare positions n ≥ 1, the last at 20,627 (the sparse
+    // engine's summary; 1,584 with n = 0 as the literature counts): all
+    // below 30,000, so all get a red ring, and the legend says how many.
+    let svg_path = dir.path().join("officers.svg");
+    octal()
+        .args(["plot", "0.6", "--to", "30000", "-q", "-o"])
+        .arg(&svg_path)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.contains("\n1583 rare positions\n"), "no legend");
+    let rings = svg.matches("fill=\"none\" stroke=\"#DC1414\"").count();
+    assert!(rings > 1000, "only {rings} rings");
+    // No rare positions in a game without sparse space: no rings.
+    octal()
+        .args(["plot", "0.333", "--to", "3000", "-q", "-o"])
+        .arg(&svg_path)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(svg.matches("stroke=\"#DC1414\"").count(), 0);
+
+    // Inches at a DPI, labels and a title.
+    let png_path = dir.path().join("fig.png");
+    octal()
+        .args(["plot", "0.77", "--to", "500", "-q", "--width-in", "3.5"])
+        .args([
+            "--height-in",
+            "2",
+            "--dpi",
+            "200",
+            "--title",
+            "Kayles",
+            "-o",
+        ])
+        .arg(&png_path)
+        .assert()
+        .success();
+    let img = Image::decode(&std::fs::read(&png_path).unwrap());
+    assert_eq!((img.width, img.height), (700, 400));
+    let pdf_path = dir.path().join("fig.pdf");
+    octal()
+        .args(["plot", "0.77", "--to", "500", "-q", "--width-in", "3.5"])
+        .args(["--height-in", "2", "--xlabel", "heap", "-o"])
+        .arg(&pdf_path)
+        .assert()
+        .success();
+    let pdf = String::from_utf8_lossy(&std::fs::read(&pdf_path).unwrap()).into_owned();
+    assert!(
+        pdf.contains("/MediaBox [0 0 252 144]"),
+        "3.5 x 2 inches is 252 x 144 points"
+    );
+    assert!(pdf.contains("(heap) Tj"));
+
+    // A store is drawn whole without --to; a code needs it.
+    let store = dir.path().join("k.octal");
+    octal()
+        .args(["run", ".77", "--to", "800", "--keep-going", "-q", "--store"])
+        .arg(&store)
+        .assert()
+        .success();
+    let out = octal()
+        .arg("plot")
+        .arg(&store)
+        .arg("-o")
+        .arg(dir.path().join("s.png"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("G(0..800)"));
+    let (code, err) = fails(&["plot", "0.77", "-o", "x.png"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--to is required"), "{err}");
+}

@@ -55,6 +55,11 @@ pub trait Engine: Send {
     fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow>;
     /// Name, threads and sparse-space facts for the summary.
     fn info(&self) -> EngineInfo;
+    /// The rare positions n ≥ 1 under the sparse-space mask in use, in
+    /// order: none for engines without one.
+    fn rare_positions(&self) -> Vec<u64> {
+        Vec::new()
+    }
 }
 
 /// The engines a user can pick with `--engine`.

@@ -1629,6 +1629,13 @@ impl Engine for Sparse {
             last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
         }
     }
+    fn rare_positions(&self) -> Vec<u64> {
+        let st = &self.state;
+        match st.mask {
+            Some(_) => st.rare.iter().map(|&r| r as u64).collect(),
+            None => Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]
