@@ -506,7 +506,8 @@ impl FigureOpts {
         };
         let side = |inches: f64, flag: &str| -> Result<u32> {
             let units = (inches * per_inch).round();
-            if !(inches > 0.0) || !(units >= 1.0 && units <= u32::MAX as f64) {
+            // NaN fails both tests.
+            if !(inches > 0.0 && (1.0..=u32::MAX as f64).contains(&units)) {
                 return Err(input(format!("--{flag} {inches}: not a usable size")));
             }
             Ok(units as u32)
