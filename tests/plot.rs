@@ -498,3 +498,40 @@ fn cli_draws_rare_positions_and_takes_figure_options() {
     assert_eq!(code, 2);
     assert!(err.contains("--to is required"), "{err}");
 }
+
+#[test]
+fn an_svg_density_is_one_embedded_picture() {
+    // 200,000 values: past the every-point limit, so a density.
+    let values = mod4(200_000);
+    let pic = render(
+        &values,
+        &options(200_000, 800, 500),
+        &Overlays::default(),
+        Format::Svg,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(!pic.every_point);
+    let svg = String::from_utf8(pic.bytes).unwrap();
+    assert_eq!(svg.matches("<image ").count(), 1);
+    assert!(
+        svg.contains("href=\"data:image/png;base64,iVBORw0KGgo"),
+        "a PNG inside"
+    );
+    assert!(!svg.contains("#010203"), "the placeholder is gone");
+    assert!(svg.len() < 200_000, "{} bytes", svg.len());
+    // The same values as a PNG are a density too, and carry ink where
+    // the four values lie: the embedded picture is not empty.
+    let png = render(
+        &values,
+        &options(200_000, 800, 500),
+        &Overlays::default(),
+        Format::Png,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(!png.every_point);
+    let img = Image::decode(&png.bytes);
+    let (xs, ys) = png.plot_area.clone();
+    assert!(img.count(xs, ys, dark) > 1000);
+}
