@@ -1002,9 +1002,10 @@ fn print_period(s: &Summary) -> Result<()> {
                 .map(|b| format!(", a proof needs {b} values"))
                 .unwrap_or_default();
             outln!(
-                " (apparent period {}, preperiod {}{needs}){notation}",
+                " (apparent period {}, preperiod {}, holding over the last {} values{needs}){notation}",
                 p.period,
-                p.preperiod
+                p.preperiod,
+                s.values.saturating_sub(p.preperiod)
             )
         }
         None => outln!(),

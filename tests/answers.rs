@@ -259,3 +259,28 @@ fn notation_of_any_length_on_demand() {
         latex.replace('\\', "\\\\")
     )));
 }
+
+#[test]
+fn an_apparent_period_is_reported_however_short_its_stretch() {
+    // .376 to 3·10^6: period 4 already holds over the last ~730,000
+    // values (as reported against the published solution), less than
+    // half of them, and is not proven yet.
+    let o = octal(&["run", ".376", "--to", "3e6", "--no-store", "-q"]);
+    let out = text(&o.stdout);
+    let line = out
+        .lines()
+        .find(|l| l.contains("apparent period"))
+        .expect(&out);
+    assert!(
+        line.starts_with("no period found up to 3000000 (apparent period 4,"),
+        "{line}"
+    );
+    let over: u64 = line
+        .split("holding over the last ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect(line);
+    assert!((730_000..1_500_000).contains(&over), "{line}");
+    assert!(line.contains("a proof needs"), "{line}");
+}
