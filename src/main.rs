@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use octal::code::{Code, CodeError};
@@ -253,6 +253,14 @@ enum Command {
     },
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games_cli::CookieCutterArgs),
+    /// Print a completion script for a shell, e.g.
+    /// `octal completions bash > ~/.local/share/bash-completion/completions/octal`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `octal man > octal.1; man ./octal.1`.
+    Man,
     /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
     VertexDeletion(games_cli::VertexDeletionArgs),
 }
@@ -1367,6 +1375,20 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             FamilyKind::Collect { dir, json } => family_collect(&dir, json),
         },
 
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "octal", &mut script);
+            std::io::stdout().write_all(&script).map_err(stdout_error)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .context("writing the manual page")?;
+            std::io::stdout().write_all(&page).map_err(stdout_error)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::CookieCutter(args) => games_cli::cookie_cutter(args).map(|()| ExitCode::SUCCESS),
         Command::VertexDeletion(args) => {
             games_cli::vertex_deletion(args).map(|()| ExitCode::SUCCESS)

@@ -276,3 +276,42 @@ fn plot_help_names_stores_and_files() {
         "{help}"
     );
 }
+
+#[test]
+fn completions_and_manual_page() {
+    let commands = [
+        "run",
+        "resume",
+        "values",
+        "verify",
+        "export",
+        "import",
+        "plot",
+        "compare",
+        "family",
+        "cookie-cutter",
+        "vertex-deletion",
+    ];
+    let bash = ok(&["completions", "bash"]);
+    assert!(
+        bash.contains("complete -F _octal"),
+        "not a bash completion script"
+    );
+    for c in commands {
+        assert!(bash.contains(c), "bash completion lacks {c}");
+    }
+    for shell in ["zsh", "fish"] {
+        let script = ok(&["completions", shell]);
+        assert!(
+            script.contains("compare") && script.contains("notation"),
+            "{shell}"
+        );
+    }
+    let man = ok(&["man"]);
+    assert!(man.contains(".TH octal 1"), "no man header");
+    for c in commands {
+        assert!(man.contains(c), "the manual page lacks {c}");
+    }
+    let o = octal(&["completions", "tcsh-of-2040"]);
+    assert_eq!(o.status.code(), Some(2));
+}
