@@ -114,6 +114,41 @@ impl<'a> PdfBackend<'a> {
         }
     }
 
+    /// A path through `points`: stroked `width` wide, or closed and filled.
+    fn polyline(
+        &mut self,
+        points: impl IntoIterator<Item = BackendCoord>,
+        color: BackendColor,
+        fill: bool,
+        width: f32,
+    ) {
+        if color.alpha == 0.0 {
+            return;
+        }
+        let points: Vec<(f32, f32)> = points
+            .into_iter()
+            .map(|(x, y)| (x as f32, self.y(y)))
+            .collect();
+        let Some((&(x, y), rest)) = points.split_first() else {
+            return;
+        };
+        self.with_color(color, fill, |c| {
+            // The width is graphics state: set before the path begins.
+            if !fill {
+                c.set_line_width(width);
+            }
+            c.move_to(x, y);
+            for &(x, y) in rest {
+                c.line_to(x, y);
+            }
+            if fill {
+                c.close_path().fill_nonzero();
+            } else {
+                c.stroke();
+            }
+        });
+    }
+
     /// Draws with `c` at its opacity, then goes back to opaque drawing.
     fn with_color(&mut self, c: BackendColor, fill: bool, draw: impl FnOnce(&mut Content)) {
         self.content.save_state();
@@ -214,24 +249,7 @@ impl DrawingBackend for PdfBackend<'_> {
         path: I,
         style: &S,
     ) -> Res {
-        if style.color().alpha == 0.0 {
-            return Ok(());
-        }
-        let points: Vec<(f32, f32)> = path
-            .into_iter()
-            .map(|(x, y)| (x as f32, self.y(y)))
-            .collect();
-        let Some((&(x, y), rest)) = points.split_first() else {
-            return Ok(());
-        };
-        let width = style.stroke_width() as f32;
-        self.with_color(style.color(), false, |c| {
-            c.set_line_width(width).move_to(x, y);
-            for &(x, y) in rest {
-                c.line_to(x, y);
-            }
-            c.stroke();
-        });
+        self.polyline(path, style.color(), false, style.stroke_width() as f32);
         Ok(())
     }
 
@@ -249,6 +267,9 @@ impl DrawingBackend for PdfBackend<'_> {
         let k = KAPPA * r;
         let width = style.stroke_width() as f32;
         self.with_color(style.color(), fill, |c| {
+            if !fill {
+                c.set_line_width(width);
+            }
             c.move_to(x + r, y)
                 .cubic_to(x + r, y + k, x + k, y + r, x, y + r)
                 .cubic_to(x - k, y + r, x - r, y + k, x - r, y)
@@ -258,7 +279,7 @@ impl DrawingBackend for PdfBackend<'_> {
             if fill {
                 c.fill_nonzero();
             } else {
-                c.set_line_width(width).stroke();
+                c.stroke();
             }
         });
         Ok(())
@@ -269,23 +290,7 @@ impl DrawingBackend for PdfBackend<'_> {
         vert: I,
         style: &S,
     ) -> Res {
-        if style.color().alpha == 0.0 {
-            return Ok(());
-        }
-        let points: Vec<(f32, f32)> = vert
-            .into_iter()
-            .map(|(x, y)| (x as f32, self.y(y)))
-            .collect();
-        let Some((&(x, y), rest)) = points.split_first() else {
-            return Ok(());
-        };
-        self.with_color(style.color(), true, |c| {
-            c.move_to(x, y);
-            for &(x, y) in rest {
-                c.line_to(x, y);
-            }
-            c.close_path().fill_nonzero();
-        });
+        self.polyline(vert, style.color(), true, 0.0);
         Ok(())
     }
 
