@@ -1609,6 +1609,37 @@ fn plot_temp(output: &Path) -> Result<PathBuf> {
 }
 
 /// Gets the values of a plot and draws them.
+/// Most values read back to find a file's rare positions for a plot.
+const RINGS_MAX: u64 = 1 << 24;
+
+/// The rare positions below `to` of a sequence's values (a run's, a
+/// store's or a file's), for the plot's rings: a fresh sparse engine
+/// handed G(0..to) rebuilds its mask
+/// and rare list from them and computes nothing. Past [`RINGS_MAX`] values
+/// (64 MiB read back) none are drawn. The period is not redrawn here: a
+/// file's summary does not keep it.
+fn file_overlays(values: &dyn plot::Values, code: &Code, to: u64) -> Result<Overlays> {
+    if to > RINGS_MAX || to == 0 {
+        return Ok(Overlays::default());
+    }
+    let mut g = vec![0u32; to as usize];
+    values.read(0, &mut g)?;
+    let Ok(mut engine) = EngineKind::Sparse.build_with(code, 1, Default::default()) else {
+        return Ok(Overlays::default());
+    };
+    engine.extend_u32(&mut g, to as usize).map_err(|o| {
+        anyhow::anyhow!(
+            "rebuilding the rare positions: value {} at {}",
+            o.value,
+            o.at
+        )
+    })?;
+    Ok(Overlays {
+        rare: engine.rare_positions(),
+        period: None,
+    })
+}
+
 fn plot_source(
     source: Source,
     opts: &mut PlotOptions,
@@ -1630,8 +1661,11 @@ fn plot_source(
             if opts.from == 0 {
                 opts.max_value = Some(outcome.summary.max_value);
             }
+            // Rings as for a store of the same values (the mask chosen
+            // from them all), so that both pictures are one.
+            let rings = file_overlays(&outcome.seq, &job.code, opts.to)?;
             let overlays = Overlays {
-                rare: outcome.rare.clone(),
+                rare: rings.rare,
                 period: outcome.summary.period.as_ref().map(|p| plot::Period {
                     preperiod: p.preperiod,
                     period: p.period,
@@ -1679,7 +1713,8 @@ fn plot_source(
                     if opts.from == 0 && cp.good == opts.to {
                         opts.max_value = Some(cp.stats.max_value);
                     }
-                    plot::render(&store, opts, &Overlays::default(), format, &progress)?
+                    let overlays = file_overlays(&store, store.code(), opts.to)?;
+                    plot::render(&store, opts, &overlays, format, &progress)?
                 }
                 Some(Kind::SeqFile) => {
                     let file = SeqFile::open(&path)?;
@@ -1691,7 +1726,8 @@ fn plot_source(
                     if opts.from == 0 && file.count() == opts.to {
                         opts.max_value = Some(file.header().max_value);
                     }
-                    plot::render(&file, opts, &Overlays::default(), format, &progress)?
+                    let overlays = file_overlays(&file, file.code(), opts.to)?;
+                    plot::render(&file, opts, &overlays, format, &progress)?
                 }
                 None => return Err(StoreError::Foreign(path).into()),
             };

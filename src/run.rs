@@ -458,9 +458,6 @@ pub struct Job {
 pub struct Outcome {
     pub seq: Seq,
     pub summary: Summary,
-    /// The rare positions n ≥ 1 under the engine's sparse-space mask, in
-    /// order (empty without one).
-    pub rare: Vec<u64>,
 }
 
 /// Computes G(0), …, G(to−1) in memory, calling `progress` between blocks.
@@ -508,6 +505,5 @@ pub fn run_until(
     let seconds = start.elapsed().as_secs_f64();
     let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
     summary.set_period(&detector, seq.view(0, seq.len()));
-    let rare = engine.rare_positions();
-    Ok(Outcome { seq, summary, rare })
+    Ok(Outcome { seq, summary })
 }

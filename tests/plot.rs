@@ -494,6 +494,34 @@ fn cli_draws_rare_positions_and_takes_figure_options() {
         .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("G(0..800)"));
+    // A store's rare positions are rebuilt from its values: the same
+    // rings as for the code.
+    let store = dir.path().join("o.octal");
+    octal()
+        .args([
+            "run",
+            "0.6",
+            "--to",
+            "30000",
+            "--keep-going",
+            "-q",
+            "--store",
+        ])
+        .arg(&store)
+        .assert()
+        .success();
+    octal()
+        .arg("plot")
+        .arg(&store)
+        .args(["-q", "-o"])
+        .arg(&svg_path)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(
+        svg.contains("\n1583 rare positions\n"),
+        "no rings for a store"
+    );
     let (code, err) = fails(&["plot", "0.77", "-o", "x.png"]);
     assert_eq!(code, 2);
     assert!(err.contains("--to is required"), "{err}");
