@@ -319,3 +319,51 @@ fn completions_and_manual_page() {
     let o = octal(&["completions", "tcsh-of-2040"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn every_argument_has_help() {
+    // The arguments once shown without a word of help, each with its
+    // command; the help gives an argument's text on its line (short form)
+    // or below it (long form).
+    let cases: [(&[&str], &str); 10] = [
+        (&["resume"], "--json"),
+        (&["resume"], "--quiet"),
+        (&["verify"], "<PATH>"),
+        (&["import"], "<FILE>"),
+        (&["import"], "--store"),
+        (&["export"], "--output"),
+        (&["values"], "--from"),
+        (&["family", "codes"], "--file"),
+        (&["family", "member"], "<DIR>"),
+        (&["family", "collect"], "<DIR>"),
+    ];
+    for (command, arg) in cases {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let help = ok(&args);
+        let at = help
+            .lines()
+            .position(|l| l.trim_start().starts_with(arg) || l.contains(&format!(", {arg}")))
+            .unwrap_or_else(|| panic!("{command:?}: no {arg} in\n{help}"));
+        // Short help: the text on the argument's line; long help: below.
+        let line = help.lines().nth(at).unwrap();
+        let after = line[line.find(arg).unwrap() + arg.len()..].trim();
+        // Past the value's name (`--store <PATH>`), if any.
+        let after = match after.strip_prefix('<') {
+            Some(r) => r[r.find('>').map_or(r.len(), |i| i + 1)..].trim(),
+            None => after,
+        };
+        let text = if after
+            .split_whitespace()
+            .any(|w| w.chars().all(char::is_alphabetic))
+        {
+            after.trim()
+        } else {
+            help.lines().nth(at + 1).unwrap_or("").trim()
+        };
+        assert!(
+            !text.is_empty() && !text.starts_with(['-', '<', '[']),
+            "{command:?} {arg} has no help:\n{help}"
+        );
+    }
+}
