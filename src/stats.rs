@@ -1,7 +1,7 @@
 //! Running statistics of a sequence, and its checksum.
 //!
 //! The checksum is FNV-1a-64 over the values written as little-endian u32,
-//! G(0) first. It is defined here once; README.md shows how to recompute it.
+//! G(0) first. It is defined here once; GUIDE.md shows how to recompute it.
 
 use octal_kernels::Value;
 use serde::{Deserialize, Serialize};

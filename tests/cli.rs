@@ -32,7 +32,7 @@ fn ok(args: &[&str]) -> String {
     stdout(&o)
 }
 
-/// FNV-1a-64 over the values as little-endian u32, as README.md defines it,
+/// FNV-1a-64 over the values as little-endian u32, as GUIDE.md defines it,
 /// written out here independently of the library.
 fn fnv1a64(values: &[u32]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
