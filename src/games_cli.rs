@@ -38,12 +38,8 @@ pub struct CookieCutterArgs {
     /// Most distinct positions the search may keep in memory (~50 bytes each).
     #[arg(long, default_value_t = 1 << 24)]
     max_positions: usize,
-    /// Print one JSON object instead.
-    #[arg(long)]
-    json: bool,
-    /// No progress display.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    report: crate::Report,
     #[command(flatten)]
     engine: EngineOpts,
 }
@@ -65,12 +61,8 @@ pub struct VertexDeletionArgs {
     /// Which in-degree parity may be deleted (paths: odd-odd only).
     #[arg(long, value_enum, default_value_t)]
     variant: Variant,
-    /// Print one JSON object instead.
-    #[arg(long)]
-    json: bool,
-    /// No progress display.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    report: crate::Report,
     #[command(flatten)]
     engine: EngineOpts,
 }
@@ -168,7 +160,7 @@ fn print(json_out: bool, obj: Map<String, Value>, human: &str, value: u32) -> Re
 
 pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
     let cutter: Cutter = a.k.parse().map_err(input)?;
-    let quiet = a.quiet || a.json;
+    let quiet = a.report.quiet || a.report.json;
     if let Some(t) = &a.table {
         return cookie_table(&a, cutter, t.parse().map_err(input)?, quiet);
     }
@@ -188,14 +180,14 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
             obj.insert("heap".into(), heap.into());
             let human =
                 format!("cookie cutter k={cutter} on {grid}: octal game {code} at heap {heap}");
-            print(a.json, obj, &human, value)?;
+            print(a.report.json, obj, &human, value)?;
         }
         Method::Nim { heap } => {
             obj.insert("method".into(), "nim (Corollary 5.1.1)".into());
             obj.insert("heap".into(), heap.into());
             let human = format!("cookie cutter k={cutter} on {grid}: a nim heap of {heap}");
             let value = u32::try_from(heap).map_err(|_| input("strip too long"))?;
-            print(a.json, obj, &human, value)?;
+            print(a.report.json, obj, &human, value)?;
         }
         Method::Board { rows, cols } => {
             let mut solver = Solver::new(cutter);
@@ -218,7 +210,7 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
                 "cookie cutter k={cutter} on {grid}: exact search, {} positions, {seconds:.3} s",
                 solver.positions()
             );
-            print(a.json, obj, &human, value)?;
+            print(a.report.json, obj, &human, value)?;
         }
     }
     Ok(())
@@ -268,7 +260,7 @@ fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -
         .iter()
         .map(|r| r.iter().map(|c| c.value).collect())
         .collect();
-    if a.json {
+    if a.report.json {
         let seconds: Vec<Vec<f64>> = t
             .iter()
             .map(|r| r.iter().map(|c| c.seconds).collect())
@@ -293,7 +285,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
             "give exactly one of --directed-path N, --directed-paths A,B,… or --arcs LIST",
         ));
     }
-    let quiet = a.quiet || a.json;
+    let quiet = a.report.quiet || a.report.json;
     let mut obj = Map::new();
     obj.insert("game".into(), "vertex-deletion".into());
     obj.insert(
@@ -310,7 +302,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         obj.insert("method".into(), "exact search".into());
         obj.insert("vertices".into(), d.vertices().into());
         let human = format!("vertex deletion on {} vertices: exact search", d.vertices());
-        print(a.json, obj, &human, value)?;
+        print(a.report.json, obj, &human, value)?;
         return Ok(());
     }
     if a.vertices.is_some() {
@@ -330,7 +322,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         obj.insert("heap".into(), n.into());
         let human =
             format!("vertex deletion on a directed path of {n}: octal game {code} at heap {n}");
-        print(a.json, obj, &human, value)?;
+        print(a.report.json, obj, &human, value)?;
     } else if let Some(list) = &a.directed_paths {
         let heaps = vertex_deletion::parse_paths(list).map_err(input)?;
         let values = engine_values(&code, &heaps, &a.engine, quiet)?;
@@ -340,7 +332,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         let human = format!(
             "vertex deletion on directed paths {list}: nim-sum of {code} at heaps {heaps:?} = {values:?}"
         );
-        print(a.json, obj, &human, value)?;
+        print(a.report.json, obj, &human, value)?;
     }
     Ok(())
 }

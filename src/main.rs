@@ -79,12 +79,8 @@ enum Command {
         /// How many values: 1000000, 1e6, 2.5e6, 2^20 or 1_000_000.
         #[arg(long, allow_hyphen_values = true)]
         to: String,
-        /// Print one JSON object instead of the human summary.
-        #[arg(long)]
-        json: bool,
-        /// No progress display.
-        #[arg(long, short)]
-        quiet: bool,
+        #[command(flatten)]
+        report: Report,
         #[command(flatten)]
         engine: EngineOpts,
         /// Compute all N values even once a period is proven.
@@ -114,12 +110,8 @@ enum Command {
         /// New target (default: the store's own target).
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
-        /// Print one JSON object instead of the human summary.
-        #[arg(long)]
-        json: bool,
-        /// No progress display.
-        #[arg(long, short)]
-        quiet: bool,
+        #[command(flatten)]
+        report: Report,
         /// Compute all N values even once a period is proven.
         #[arg(long)]
         keep_going: bool,
@@ -573,6 +565,18 @@ impl NotationOpts {
         );
         Ok(())
     }
+}
+
+/// How a command reports: one JSON object or a human summary, and
+/// whether it shows progress.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Report {
+    /// Print one JSON object instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// How to compute: the engine, its threads and its sparse-space mask.
@@ -1097,8 +1101,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Run {
             code,
             to,
-            json,
-            quiet,
+            report: Report { json, quiet },
             engine,
             keep_going,
             notation,
@@ -1134,8 +1137,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Resume {
             path,
             to,
-            json,
-            quiet,
+            report: Report { json, quiet },
             keep_going,
             notation,
             engine,
