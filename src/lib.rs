@@ -2,14 +2,15 @@
 //!
 //! The library does the work; the `octal` binary is a thin shell over it.
 //! [`code`] parses games, [`engine`] computes their values, [`run`] drives
-//! an engine over a long sequence, [`stats`] summarises it and [`plot`]
-//! draws it.
+//! an engine over a long sequence, [`stats`] summarises it, [`plot`]
+//! draws it and [`formats`] writes it as OEIS b-files or CSV.
 
 pub mod code;
 pub mod compare;
 pub mod count;
 pub mod engine;
 pub mod family;
+pub mod formats;
 pub mod games;
 pub mod pdf;
 pub mod period;

@@ -1,0 +1,629 @@
+"""octal: exact Grundy sequences of octal games, as numpy arrays.
+
+    >>> import octal
+    >>> octal.values(".77", 12)                   # Kayles
+    array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint16)
+    >>> octal.run(".77", 10**4).period             # proven periodic
+    12
+
+The engine is the one of the ``octal`` command line: ``values`` and ``run``
+compute in memory (``run(..., store=PATH)`` on disk, resumable), ``open``
+reads a store or an exported ``.oseq`` file, ``period`` finds and proves
+the period of any array of values, and ``to_bfile``/``read_bfile`` exchange
+OEIS b-files. Long computations release the GIL, show a progress bar with
+``progress=True`` (tqdm if installed) and stop on Ctrl-C within a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import operator
+import os
+import sys
+import time
+import warnings
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence as _Seq, Union
+
+import numpy as np
+
+from . import _octal
+from ._octal import Code
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Code",
+    "Period",
+    "Sequence",
+    "Summary",
+    "VerifyResult",
+    "cookie_cutter",
+    "open",
+    "period",
+    "read_bfile",
+    "run",
+    "to_bfile",
+    "to_csv",
+    "values",
+    "vertex_deletion",
+]
+
+CodeLike = Union[str, Code]
+Count = Union[int, str, float]
+PathLike = Union[str, "os.PathLike[str]"]
+Progress = Union[bool, Callable[[int, int], Any]]
+
+
+def _count(n: Any, name: str) -> int:
+    """A count: an int, a whole float (1e6) or a string as the CLI takes it
+    ("1e6", "2^20", "1_000_000")."""
+    if isinstance(n, str):
+        return _octal.parse_count(n)
+    if isinstance(n, bool):
+        raise TypeError(f"{name} must be a whole number, not a bool")
+    if isinstance(n, float) and n.is_integer():
+        n = int(n)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be a whole number (or a string such as '1e6'), "
+            f"not {type(n).__name__}"
+        ) from None
+    if n < 0:
+        raise ValueError(f"{name} must be at least 0, not {n}")
+    if n > _octal.max_count():
+        raise ValueError(f"{name} = {n} is too large (at most 2^48)")
+    return n
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    if threads is None:
+        return None
+    t = operator.index(threads)
+    if t < 1:
+        raise ValueError(f"threads must be at least 1, not {t}")
+    return t
+
+
+class _Bar:
+    """A progress display: tqdm if installed, else a line on stderr."""
+
+    def __init__(self, desc: str, unit: str) -> None:
+        self.desc = desc
+        self.unit = unit
+        self.bar: Any = None
+        self.shown = 0.0
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            self.tqdm = None
+        else:
+            self.tqdm = tqdm
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.tqdm is not None:
+            if self.bar is None:
+                self.bar = self.tqdm(
+                    total=total or None, desc=self.desc, unit=" " + self.unit,
+                    unit_scale=True,
+                )
+            if total and self.bar.total != total:
+                self.bar.total = total
+            self.bar.update(done - self.bar.n)
+            return
+        now = time.monotonic()
+        if now - self.shown < 0.5 and done != total:
+            return
+        self.shown = now
+        of = f" of {total:,}" if total else ""
+        pct = f" ({100 * done // total}%)" if total else ""
+        sys.stderr.write(f"\r{self.desc}: {done:,}{of} {self.unit}{pct}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.tqdm is None and self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _progress(progress: Progress, desc: str, unit: str = "values") -> Iterator[Any]:
+    if callable(progress):
+        yield progress
+    elif progress:
+        bar = _Bar(desc, unit)
+        try:
+            yield bar
+        finally:
+            bar.close()
+    else:
+        yield None
+
+
+def values(
+    code: CodeLike,
+    n: Count,
+    *,
+    start: Count = 0,
+    engine: str = "sparse",
+    threads: Optional[int] = None,
+    progress: Progress = False,
+) -> np.ndarray:
+    """G(start), …, G(n−1) of the game ``code`` as a numpy array: uint16,
+    or uint32 when a value needs it. The same values as ``octal values CODE
+    --to N --from START``.
+
+    ``engine`` is "sparse" (the fast one, default) or "reference" (the
+    quadratic oracle); ``threads`` defaults to every core.
+    """
+    n = _count(n, "n")
+    start = _count(start, "start")
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    if start >= n:
+        raise ValueError(f"start {start} must be below n {n}")
+    with _progress(progress, str(code)) as cb:
+        return _octal.values(code, n, start, engine, _threads(threads), cb)
+
+
+@dataclasses.dataclass(frozen=True)
+class Period:
+    """A period of a sequence: G(n + period) = G(n) for every n ≥ preperiod.
+
+    ``proven``: the values prove it for ever (the Guy–Smith bound), once
+    ``proven_at`` values were seen; otherwise it is apparent, holding over
+    the values up to ``proven_at`` (the number seen), and ``bound`` is the
+    number of values a proof needs (None when no proof exists for the game).
+    """
+
+    period: int
+    preperiod: int
+    proven_at: int
+    bound: Optional[int]
+    proven: bool
+    notation: Optional[str] = None
+    notation_latex: Optional[str] = None
+
+    @property
+    def last_irregular(self) -> Optional[int]:
+        """The last n with G(n) ≠ G(n + period), preperiod − 1 (None when
+        periodic from 0)."""
+        return self.preperiod - 1 if self.preperiod > 0 else None
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """What a run ends with: the fields of ``octal run --json``, with the
+    proven period's ``period``, ``preperiod``, ``proven_at`` and ``bound``
+    as attributes of their own (None without a proof). ``json`` holds the
+    object exactly as the CLI prints it.
+
+    Summaries of an opened store or file have the fields the file records;
+    the others (``threads``, ``isa``, the sparse-space facts, and for an
+    exported file ``seconds`` and ``engine``) are None.
+    """
+
+    code: str
+    values: int
+    max_value: int
+    first_max_at: int
+    zeros: int
+    last_value: int
+    checksum: str
+    seconds: Optional[float]
+    values_per_second: Optional[float]
+    bytes_per_value: int
+    engine: Optional[str]
+    threads: Optional[int]
+    rare_mask: Optional[int]
+    rare_positions: Optional[int]
+    last_rare_at: Optional[int]
+    isa: Optional[str]
+    period: Optional[int]
+    preperiod: Optional[int]
+    proven_at: Optional[int]
+    bound: Optional[int]
+    apparent_period: Optional[Period]
+    period_provable: bool
+    period_notation: Optional[str]
+    period_notation_latex: Optional[str]
+    store: Optional[str] = None
+    resumed_from: Optional[int] = None
+    target: Optional[int] = None
+    json: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def _from_json(cls, text: str) -> "Summary":
+        d = json.loads(text)
+        p = d.get("period") or {}
+        a = d.get("apparent_period")
+        apparent = None
+        if a:
+            apparent = Period(
+                a["period"], a["preperiod"], a["proven_at"], a.get("bound"), False,
+                d.get("period_notation"), d.get("period_notation_latex"),
+            )
+        return cls(
+            code=d["code"],
+            values=d["values"],
+            max_value=d["max_value"],
+            first_max_at=d["first_max_at"],
+            zeros=d["zeros"],
+            last_value=d["last_value"],
+            checksum=d["checksum"],
+            seconds=d.get("seconds"),
+            values_per_second=d.get("values_per_second"),
+            bytes_per_value=d["bytes_per_value"],
+            engine=d.get("engine"),
+            threads=d.get("threads"),
+            rare_mask=d.get("rare_mask"),
+            rare_positions=d.get("rare_positions"),
+            last_rare_at=d.get("last_rare_at"),
+            isa=d.get("isa"),
+            period=p.get("period"),
+            preperiod=p.get("preperiod"),
+            proven_at=p.get("proven_at"),
+            bound=p.get("bound"),
+            apparent_period=apparent,
+            period_provable=d.get("period_provable", False),
+            period_notation=d.get("period_notation"),
+            period_notation_latex=d.get("period_notation_latex"),
+            store=d.get("store"),
+            resumed_from=d.get("resumed_from"),
+            target=d.get("target"),
+            json=d,
+        )
+
+    @property
+    def proven(self) -> bool:
+        """True when the values prove the sequence periodic."""
+        return self.period is not None
+
+
+def run(
+    code: CodeLike,
+    n: Count,
+    *,
+    engine: str = "sparse",
+    threads: Optional[int] = None,
+    store: Optional[PathLike] = None,
+    keep_going: bool = False,
+    checkpoint_every: float = 60.0,
+    progress: Progress = False,
+) -> Summary:
+    """Computes G(0), …, G(n−1) of ``code`` and returns the summary ``octal
+    run CODE --to N --json`` prints. Stops as soon as the values prove the
+    sequence periodic, unless ``keep_going``.
+
+    In memory by default; with ``store=PATH`` the values go to a store on
+    disk (created, or resumed if it holds the same code), checkpointed every
+    ``checkpoint_every`` seconds. Ctrl-C then checkpoints before raising
+    KeyboardInterrupt, and the same call (or ``octal resume PATH``) goes on.
+    """
+    n = _count(n, "n")
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    path = None if store is None else os.fspath(store)
+    with _progress(progress, str(code)) as cb:
+        text = _octal.run(
+            code, n, engine, _threads(threads), path, bool(keep_going),
+            float(checkpoint_every), cb,
+        )
+    return Summary._from_json(text)
+
+
+def _as_values(values: Any) -> np.ndarray:
+    """A one-dimensional contiguous uint16 or uint32 array of the values."""
+    a = np.asarray(values)
+    if a.ndim != 1:
+        raise ValueError(f"values must be one-dimensional, not of shape {a.shape}")
+    if a.dtype in (np.uint16, np.uint32):
+        return np.ascontiguousarray(a)
+    if a.size == 0:
+        return np.zeros(0, np.uint16)
+    if a.dtype.kind not in "iub":
+        raise ValueError(f"values must be whole numbers, not {a.dtype}")
+    lo, hi = int(a.min()), int(a.max())
+    if lo < 0 or hi > 0xFFFF_FFFF:
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"{bad} is not a Grundy value (0 to 2^32 − 1)")
+    return np.ascontiguousarray(a, dtype=np.uint16 if hi <= 0xFFFF else np.uint32)
+
+
+def period(values: Any, code: CodeLike) -> Optional[Period]:
+    """The period of ``values``, taken as G(0), G(1), … of the game ``code``:
+    proven (``Period.proven``) when the values reach the Guy–Smith bound,
+    else the apparent one, or None.
+
+    The proof is the engine's: it holds if the values are the game's, which
+    is not checked here.
+    """
+    _, found = _octal.period(_as_values(values), code)
+    if found is None:
+        return None
+    return Period(*found)
+
+
+def _write(path: PathLike, values: np.ndarray, fmt: str, start: int, offset: int) -> None:
+    if isinstance(path, str) and path == "-":
+        step = 1 << 20
+        for at in range(0, max(len(values), 1), step):
+            text = _octal.render(values[at:at + step], fmt, start + at, offset, at == 0)
+            sys.stdout.write(text.decode("ascii"))
+        sys.stdout.flush()
+        return
+    _octal.write_values(os.fspath(path), values, fmt, start, offset)
+
+
+def to_bfile(path: PathLike, values: Any, offset: int = 1, *, start: int = 0) -> None:
+    """Writes an OEIS b-file: lines ``n a(n)`` with a(n) = G(n), from n =
+    ``offset`` on (most octal-game entries use 1; Grundy's game, A002188,
+    uses 0). ``values`` are G(start), G(start+1), …; ``path`` "-" is standard
+    output."""
+    _write(path, _as_values(values), "bfile", _count(start, "start"), _count(offset, "offset"))
+
+
+def to_csv(path: PathLike, values: Any, *, start: int = 0) -> None:
+    """Writes CSV: a header ``n,value`` and a row ``n,G(n)`` per value;
+    ``values`` are G(start), …; ``path`` "-" is standard output."""
+    _write(path, _as_values(values), "csv", _count(start, "start"), 0)
+
+
+def read_bfile(path: PathLike) -> "tuple[int, np.ndarray]":
+    """Reads a b-file back: (its offset, the values a(offset), …) with the
+    values as uint16 (or uint32 when needed). Lines starting with # and
+    blank lines are skipped; the indices must be consecutive."""
+    return _octal.read_bfile(os.fspath(path))
+
+
+@dataclasses.dataclass(frozen=True)
+class VerifyResult:
+    """What ``Sequence.verify`` found, as ``octal verify`` reports it.
+    True when ``ok``."""
+
+    status: str
+    line: str
+    problems: "list[str]"
+    lost_slot: Optional[str]
+    seed: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+class Sequence:
+    """A store or an exported sequence file, opened by ``octal.open``.
+
+    ``len(s)`` values G(0), …; ``s[i]`` is an int and ``s[a:b]`` a numpy
+    array: a read-only view of a store's memory map (no copy), or the
+    decompressed values of an exported file. Values read from a store are
+    checked against their chunk checksums the first time.
+    """
+
+    __slots__ = ("_raw", "_summary")
+
+    def __init__(self, raw: Any) -> None:
+        self._raw = raw
+        self._summary: Optional[Summary] = None
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __repr__(self) -> str:
+        return (
+            f"<octal.Sequence: {self.kind} of {self.code}, {len(self):,} values, "
+            f"{os.fspath(self.path)!r}>"
+        )
+
+    @property
+    def code(self) -> Code:
+        return self._raw.code
+
+    @property
+    def path(self) -> str:
+        return os.fspath(self._raw.path)
+
+    @property
+    def kind(self) -> str:
+        """"store" or "export"."""
+        return self._raw.kind
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(np.uint16 if self._raw.width == 2 else np.uint32)
+
+    @property
+    def summary(self) -> Summary:
+        """The summary of the values held (see ``Summary``)."""
+        if self._summary is None:
+            self._summary = Summary._from_json(self._raw.summary_json())
+        return self._summary
+
+    def __getitem__(self, key: Any) -> Any:
+        n = len(self)
+        if isinstance(key, slice):
+            r = range(*key.indices(n))
+            if len(r) == 0:
+                return self._raw.slice(0, 0)
+            lo, hi = min(r[0], r[-1]), max(r[0], r[-1]) + 1
+            a = self._raw.slice(lo, hi)
+            return a if r.step == 1 else a[r[0] - lo::r.step][:len(r)]
+        try:
+            i = operator.index(key)
+        except TypeError:
+            raise TypeError(
+                f"indices must be integers or slices, not {type(key).__name__}"
+            ) from None
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"index {key} is out of range: {n} values")
+        return self._raw.get(i)
+
+    def __iter__(self) -> Iterator[int]:
+        step = 1 << 16
+        for at in range(0, len(self), step):
+            yield from self[at:at + step].tolist()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        a = self[:]
+        if dtype is not None:
+            a = a.astype(dtype)
+        elif copy:
+            a = a.copy()
+        return a
+
+    def verify(
+        self, recompute: int = 0, *, seed: Optional[int] = None, progress: Progress = False
+    ) -> VerifyResult:
+        """Checks every value against its checksum, and ``recompute`` values
+        (picked by ``seed``, and the last) against the reference engine, as
+        ``octal verify PATH --recompute K`` does."""
+        if seed is None:
+            seed = time.time_ns() & (2**64 - 1)
+        with _progress(progress, f"verifying {self.path}") as cb:
+            line, problems, lost = self._raw.verify(_count(recompute, "recompute"), seed, cb)
+        if problems:
+            status = "damaged"
+        elif lost is not None:
+            status = "checkpoint lost"
+        else:
+            status = "ok"
+        return VerifyResult(status, line, problems, lost, seed)
+
+    def _range(self, start: Any, stop: Any) -> "tuple[int, int]":
+        r = range(*slice(start, stop).indices(len(self)))
+        return r.start, max(r.start, r.stop)
+
+    def _write(self, path: PathLike, fmt: str, start: Any, stop: Any, offset: int) -> None:
+        a, b = self._range(start, stop)
+        if isinstance(path, str) and path == "-":
+            step = 1 << 20
+            for at in range(a, max(b, a + 1), step):
+                piece = self[at:min(at + step, b)]
+                sys.stdout.write(_octal.render(piece, fmt, at, offset, at == a).decode("ascii"))
+            sys.stdout.flush()
+            return
+        self._raw.write(os.fspath(path), fmt, a, b, offset, None)
+
+    def to_bfile(
+        self, path: PathLike, offset: int = 1, *, start: Optional[int] = None,
+        stop: Optional[int] = None,
+    ) -> None:
+        """Writes the values (or G(start..stop)) as an OEIS b-file, lines
+        ``n G(n)`` from n = ``offset`` on; "-" is standard output."""
+        self._write(path, "bfile", start, stop, _count(offset, "offset"))
+
+    def to_csv(
+        self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
+    ) -> None:
+        """Writes the values (or G(start..stop)) as CSV, ``n,value``."""
+        self._write(path, "csv", start, stop, 0)
+
+    def to_npy(
+        self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
+    ) -> None:
+        """Writes the values (or G(start..stop)) with ``numpy.save``."""
+        np.save(path, self[slice(start, stop)])
+
+
+def open(path: PathLike) -> Sequence:
+    """Opens a store (``runs/0.6.octal``) or an exported sequence file
+    (``0.6.oseq``) for reading."""
+    s = Sequence(_octal.open(os.fspath(path)))
+    lost = s._raw.lost_slot
+    if lost is not None:
+        warnings.warn(f"{s.path}: {lost}", RuntimeWarning, stacklevel=2)
+    return s
+
+
+def cookie_cutter(
+    k: Union[int, str, float],
+    rows: int,
+    cols: int,
+    *,
+    engine: str = "sparse",
+    threads: Optional[int] = None,
+    max_positions: int = 1 << 24,
+    progress: Progress = False,
+) -> int:
+    """The value of Cookie Cutter with a k×k cutter on a rows×cols board
+    (``k`` = ``math.inf`` or "inf": an arbitrarily large cutter), as ``octal
+    cookie-cutter --k K --grid RxC``: a strip 1×n is the octal game 0.33…37
+    at heap n, computed by the engine; other boards (at most 128 squares)
+    by exact search, keeping at most ``max_positions`` positions."""
+    if isinstance(k, float) and math.isinf(k) and k > 0:
+        k = "inf"
+    elif not isinstance(k, str):
+        k = str(_count(k, "k"))
+    with _progress(progress, f"cookie cutter k={k} {rows}x{cols}", "positions") as cb:
+        return _octal.cookie_cutter(
+            k, _count(rows, "rows"), _count(cols, "cols"), engine, _threads(threads),
+            _count(max_positions, "max_positions"), cb,
+        )
+
+
+def _arcs(arcs: Union[str, Iterable[Any]]) -> str:
+    if isinstance(arcs, str):
+        return arcs
+    out = []
+    for arc in arcs:
+        u, v = arc
+        out.append(f"{operator.index(u)}>{operator.index(v)}")
+    return ",".join(out)
+
+
+def vertex_deletion(
+    *,
+    directed_path: Optional[Count] = None,
+    directed_paths: Union[None, str, _Seq[Count]] = None,
+    arcs: Union[None, str, Iterable[Any]] = None,
+    vertices: Optional[int] = None,
+    variant: str = "odd-odd",
+    engine: str = "sparse",
+    threads: Optional[int] = None,
+    progress: Progress = False,
+) -> int:
+    """The value of Vertex Deletion, as ``octal vertex-deletion``: give
+    exactly one of ``directed_path=N`` (a path of N vertices, every arc the
+    same way: the octal game 0.6 at heap N), ``directed_paths=[5, 8, 13]``
+    (their disjoint union: the nim-sum), or ``arcs`` ("0>1,1>2" or pairs
+    [(0, 1), (1, 2)]; at most 24 vertices, ``vertices`` adds isolated ones)
+    for exact search. ``variant``: "odd-odd" (default) or "even-even"
+    (arcs only)."""
+    given = [x is not None for x in (directed_path, directed_paths, arcs)]
+    if sum(given) != 1:
+        raise ValueError(
+            "give exactly one of directed_path=N, directed_paths=[A, B, …] or arcs=…"
+        )
+    if arcs is not None:
+        v = None if vertices is None else _count(vertices, "vertices")
+        return _octal.digraph_value(_arcs(arcs), v, variant)
+    if vertices is not None:
+        raise ValueError("vertices goes with arcs only")
+    if not _octal.is_odd_odd(variant):
+        raise ValueError(
+            "directed paths reduce to an octal game in the odd-odd variant only; use arcs"
+        )
+    if directed_path is not None:
+        heaps = [_count(directed_path, "directed_path")]
+    elif isinstance(directed_paths, str):
+        heaps = _octal.parse_paths(directed_paths)
+    else:
+        heaps = [_count(h, "directed_paths") for h in directed_paths]
+    with _progress(progress, "0.6") as cb:
+        found = _octal.directed_paths(heaps, engine, _threads(threads), cb)
+    x = 0
+    for v in found:
+        x ^= v
+    return x

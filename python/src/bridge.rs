@@ -1,0 +1,895 @@
+//! Every call the Python bindings make into the octal library, in one
+//! place: `lib.rs` sees only what this module exports, in plain Rust types,
+//! and the library's errors arrive here already sorted into the Python
+//! exception they become ([`Error`]).
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use octal::code::CodeError;
+use octal::count::{parse_count, CountError};
+use octal::engine::{Engine, EngineInfo, EngineKind, MaskSpec, SparseError};
+use octal::formats::{self, BFileError, Format, FormatError, ValueWriter};
+use octal::games::cookie_cutter::{self, Cutter, Grid, Method, SolveError, Solver};
+use octal::games::vertex_deletion::{self, Digraph, Variant};
+use octal::games::GameError;
+use octal::period::{self, Bound, Detector, Notation, Period};
+use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
+use octal::seqfile::{self, Kind, SeqFile};
+use octal::stats::Stats;
+use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
+use octal::stored;
+
+pub use octal::code::Code;
+pub use octal::run::{Seq, SeqRef};
+pub use octal_kernels::Value;
+
+/// What goes wrong, sorted by the Python exception it becomes.
+#[derive(Debug)]
+pub enum Error {
+    /// Bad input: `ValueError`.
+    Value(String),
+    /// A file that cannot be opened, read or written, or is damaged:
+    /// `OSError` (the errno, when there is one, picks its subclass).
+    Os {
+        errno: Option<i32>,
+        message: String,
+        path: Option<PathBuf>,
+    },
+    /// More values than memory holds: `MemoryError`.
+    Memory(String),
+}
+
+impl Error {
+    fn os(message: String, path: Option<&Path>) -> Error {
+        Error::Os {
+            errno: None,
+            message,
+            path: path.map(Path::to_owned),
+        }
+    }
+}
+
+impl From<CodeError> for Error {
+    fn from(e: CodeError) -> Error {
+        Error::Value(e.to_string())
+    }
+}
+
+impl From<CountError> for Error {
+    fn from(e: CountError) -> Error {
+        Error::Value(e.to_string())
+    }
+}
+
+impl From<GameError> for Error {
+    fn from(e: GameError) -> Error {
+        Error::Value(e.to_string())
+    }
+}
+
+impl From<SparseError> for Error {
+    fn from(e: SparseError) -> Error {
+        Error::Value(e.to_string())
+    }
+}
+
+impl From<FormatError> for Error {
+    fn from(e: FormatError) -> Error {
+        Error::Value(e.to_string())
+    }
+}
+
+impl From<JobError> for Error {
+    fn from(e: JobError) -> Error {
+        match e {
+            JobError::TooBig { .. } => Error::Memory(e.to_string()),
+            _ => Error::Value(e.to_string()),
+        }
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Error {
+        match &e {
+            StoreError::Io { path, error, .. } => Error::Os {
+                errno: error.raw_os_error(),
+                message: e.to_string(),
+                path: Some(path.clone()),
+            },
+            StoreError::WrongCode { .. } | StoreError::CodeTooLong(_) | StoreError::Engine(_) => {
+                Error::Value(e.to_string())
+            }
+            StoreError::Foreign(p)
+            | StoreError::Version { path: p, .. }
+            | StoreError::Damaged { path: p, .. }
+            | StoreError::Locked(p)
+            | StoreError::Exists(p)
+            | StoreError::Output { path: p, .. }
+            | StoreError::NoSpace { path: p, .. }
+            | StoreError::SlotFull { path: p, .. } => Error::os(e.to_string(), Some(p)),
+            _ => Error::os(e.to_string(), None),
+        }
+    }
+}
+
+/// An I/O error on `path`, said as `path: what: error`.
+fn io_error(path: &Path, what: &str, e: io::Error) -> Error {
+    Error::Os {
+        errno: e.raw_os_error(),
+        message: format!("{}: {what}: {e}", path.display()),
+        path: Some(path.to_owned()),
+    }
+}
+
+type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A count as users type it (`1e6`, `2^20`).
+pub fn count(s: &str) -> Result<u64> {
+    Ok(parse_count(s)?)
+}
+
+/// The largest count accepted.
+pub const MAX_COUNT: u64 = octal::count::MAX_COUNT;
+
+/// Whether a proof of periodicity exists for this kind of game.
+pub fn period_provable(code: &Code) -> bool {
+    Bound::of(code).is_some()
+}
+
+/// The moves of a code, by kind: (take all, leave one, split in two, split
+/// in three, unequal splits).
+pub fn rules(code: &Code) -> (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>, bool) {
+    let r = code.rules();
+    (
+        r.take_all,
+        r.take_leave_one,
+        r.take_split,
+        r.take_split3,
+        r.unequal_splits,
+    )
+}
+
+/// Cookie Cutter's strip game for a k×k cutter, `0.33…37`.
+pub fn cookie_cutter_code(k: usize) -> Result<Code> {
+    if k == 0 || k as u64 > cookie_cutter::MAX_K {
+        return Err(Error::Value(format!(
+            "cutter size {k}: expected 1 to {}",
+            cookie_cutter::MAX_K
+        )));
+    }
+    Ok(Code::cookie_cutter(k))
+}
+
+/// How to compute `to` values of `code`.
+pub fn job(code: Code, to: u64, engine: &str, threads: Option<usize>) -> Result<Job> {
+    let engine = match engine.to_ascii_lowercase().as_str() {
+        "sparse" => EngineKind::Sparse,
+        "reference" => EngineKind::Reference,
+        _ => {
+            return Err(Error::Value(format!(
+                "engine {engine:?}: expected \"sparse\" or \"reference\""
+            )))
+        }
+    };
+    let threads = match threads {
+        Some(0) => return Err(Error::Value("threads must be at least 1".into())),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    Ok(Job {
+        code,
+        to,
+        engine,
+        threads,
+        mask: MaskSpec::Auto,
+    })
+}
+
+/// How far a piece of work has got, for progress displays.
+#[derive(Default)]
+pub struct Meter {
+    pub done: AtomicU64,
+    pub total: AtomicU64,
+}
+
+impl Meter {
+    pub fn set(&self, done: u64, total: u64) {
+        self.total.store(total, Ordering::Relaxed);
+        self.done.store(done, Ordering::Relaxed);
+    }
+}
+
+/// How long one piece of an in-memory run should take: the run stops
+/// between pieces when asked.
+const PIECE: Duration = Duration::from_millis(150);
+
+/// A run in memory, computed piece by piece so that it can stop between
+/// pieces; as `octal run --no-store` (with `stop_at_proof`) or `octal
+/// values`.
+pub struct InMemory {
+    job: Job,
+    engine: Box<dyn Engine>,
+    seq: Seq,
+    stats: Stats,
+    detector: Detector,
+    stop_at_proof: bool,
+    start: Instant,
+}
+
+impl InMemory {
+    pub fn new(job: Job, stop_at_proof: bool) -> Result<InMemory> {
+        run::check_in_memory(job.to)?;
+        let start = Instant::now();
+        let engine = job.engine.build_with(&job.code, job.threads, job.mask)?;
+        Ok(InMemory {
+            detector: Detector::new(&job.code),
+            job,
+            engine,
+            seq: Seq::default(),
+            stats: Stats::default(),
+            stop_at_proof,
+            start,
+        })
+    }
+
+    fn finished(&self) -> bool {
+        self.stats.values >= self.job.to || (self.stop_at_proof && self.detector.proven().is_some())
+    }
+
+    /// Computes to the target (or the proof), a piece at a time, until
+    /// `stop` becomes non-zero; true when it got there.
+    pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> bool {
+        let mut piece: u64 = 1 << 16;
+        while !self.finished() {
+            if stop.load(Ordering::SeqCst) != 0 {
+                return false;
+            }
+            let from = self.stats.values;
+            let until = from.saturating_add(piece).min(self.job.to);
+            let t = Instant::now();
+            let mut ctl = Control {
+                progress: &mut |_| {},
+                checkpoint_every: None,
+                stop: None,
+                stop_at_proof: self.stop_at_proof,
+            };
+            let Ok(_) = drive(
+                &mut *self.engine,
+                &mut self.seq,
+                &mut self.stats,
+                &mut self.detector,
+                until as usize,
+                &mut ctl,
+            );
+            meter.set(self.stats.values, self.job.to);
+            // The next piece takes about PIECE at the rate of this one.
+            let took = t.elapsed().as_secs_f64().max(1e-6);
+            let rate = (self.stats.values - from) as f64 / took;
+            piece = ((rate * PIECE.as_secs_f64()) as u64).clamp(1 << 12, 1 << 28);
+        }
+        true
+    }
+
+    /// The values and the summary, as `octal run --json` prints it.
+    pub fn finish(self) -> (Seq, Summary) {
+        let seconds = self.start.elapsed().as_secs_f64();
+        let mut summary = Summary::new(
+            &self.job.code,
+            &self.stats,
+            seconds,
+            self.seq.width(),
+            self.engine.info(),
+        );
+        summary.set_period(&self.detector, self.seq.view(0, self.seq.len()));
+        (self.seq, summary)
+    }
+}
+
+/// The summary as the JSON object `octal run --json` prints.
+pub fn summary_json(s: &Summary) -> String {
+    serde_json::to_string(s).expect("a summary serialises")
+}
+
+/// The proven period of a summary: (period, preperiod).
+pub fn proven(s: &Summary) -> Option<(u64, u64)> {
+    s.period.as_ref().map(|p| (p.period, p.preperiod))
+}
+
+/// `seq` without its first `start` values.
+pub fn drop_front(seq: Seq, start: usize) -> Seq {
+    match seq {
+        Seq::U16(mut v) => {
+            v.drain(..start.min(v.len()));
+            Seq::U16(v)
+        }
+        Seq::U32(mut v) => {
+            v.drain(..start.min(v.len()));
+            Seq::U32(v)
+        }
+    }
+}
+
+/// A run kept in a store: what it ended with.
+pub struct Stored {
+    pub summary: String,
+    /// Stopped by `stop` (checkpointed) rather than finished.
+    pub stopped: bool,
+    /// Values in the store now.
+    pub good: u64,
+}
+
+/// Runs `job` in the store at `path` (created, or resumed when it holds
+/// the same code), checkpointing every `every` and when `stop` becomes
+/// non-zero, as `octal run --store PATH` does.
+pub fn run_in_store(
+    path: &Path,
+    job: &Job,
+    keep_going: bool,
+    every: Duration,
+    stop: &AtomicUsize,
+    meter: &Meter,
+) -> Result<Stored> {
+    store::check_space(path, job.to, 2)?;
+    let (mut store, _) = Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
+    meter.set(store.good().min(job.to), job.to);
+    let outcome = stored::run_stored(&mut store, job, every, Some(stop), !keep_going, &mut |p| {
+        meter.set(p.done, p.to)
+    })?;
+    Ok(Stored {
+        summary: summary_json(&outcome.summary),
+        stopped: matches!(outcome.ending, Ending::Stopped(_)),
+        good: store.good(),
+    })
+}
+
+/// A store or an exported sequence file, open for reading.
+pub enum Opened {
+    /// A store, and which of its chunks have been checked against their
+    /// checksums (each is checked once, when first read).
+    Store(Store, Mutex<Vec<bool>>),
+    File(SeqFile),
+}
+
+/// What a check of a store or file found.
+pub struct Verified {
+    pub line: String,
+    pub problems: Vec<String>,
+    pub lost_slot: Option<String>,
+}
+
+impl Opened {
+    pub fn open(path: &Path) -> Result<Opened> {
+        Ok(match seqfile::detect(path)? {
+            Some(Kind::Store) => {
+                let store = Store::open(path, false)?;
+                let chunks = store.good().div_ceil(store.chunk_values()) as usize;
+                Opened::Store(store, Mutex::new(vec![false; chunks]))
+            }
+            Some(Kind::SeqFile) => Opened::File(SeqFile::open(path)?),
+            None => return Err(StoreError::Foreign(path.to_owned()).into()),
+        })
+    }
+
+    /// `"store"` or `"export"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Opened::Store(..) => "store",
+            Opened::File(_) => "export",
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        match self {
+            Opened::Store(s, _) => s.path(),
+            Opened::File(f) => f.path(),
+        }
+    }
+
+    pub fn code(&self) -> &Code {
+        match self {
+            Opened::Store(s, _) => s.code(),
+            Opened::File(f) => f.code(),
+        }
+    }
+
+    /// The values held: G(0), …, G(len−1).
+    pub fn len(&self) -> u64 {
+        match self {
+            Opened::Store(s, _) => s.good(),
+            Opened::File(f) => f.count(),
+        }
+    }
+
+    /// Bytes per value: 2 or 4.
+    pub fn width(&self) -> usize {
+        match self {
+            Opened::Store(s, _) => s.width(),
+            Opened::File(f) => f.header().width as usize,
+        }
+    }
+
+    /// For a store that opened at its older checkpoint: why.
+    pub fn lost_slot(&self) -> Option<String> {
+        match self {
+            Opened::Store(s, _) => stored::lost_slot(s),
+            Opened::File(_) => None,
+        }
+    }
+
+    /// G(from..to) straight from a store's map, after checking the
+    /// checksums of the chunks they lie in; `None` for a compressed file.
+    pub fn view(&self, from: u64, to: u64) -> Result<Option<SeqRef<'_>>> {
+        match self {
+            Opened::Store(s, checked) => {
+                if from < to {
+                    let c = s.chunk_values();
+                    let mut checked = checked.lock().unwrap_or_else(|e| e.into_inner());
+                    let (mut i, last) = ((from / c) as usize, ((to - 1) / c) as usize);
+                    while i <= last {
+                        if checked[i] {
+                            i += 1;
+                            continue;
+                        }
+                        let mut j = i;
+                        while j <= last && !checked[j] {
+                            j += 1;
+                        }
+                        s.check_chunks_in(i as u64 * c, (j as u64 * c).min(s.good()))?;
+                        checked[i..j].fill(true);
+                        i = j;
+                    }
+                }
+                Ok(Some(s.view(from, to)))
+            }
+            Opened::File(_) => Ok(None),
+        }
+    }
+
+    /// G(from..to), copied out (decompressed and checked, for a file).
+    pub fn read(&self, from: u64, to: u64) -> Result<Seq> {
+        match self {
+            Opened::Store(..) => Ok(match self.view(from, to)?.expect("a store has a view") {
+                SeqRef::U16(v) => Seq::U16(v.to_vec()),
+                SeqRef::U32(v) => Seq::U32(v.to_vec()),
+            }),
+            Opened::File(f) => {
+                let n = (to - from) as usize;
+                let mut all = if f.header().width == 2 {
+                    Seq::U16(Vec::with_capacity(n))
+                } else {
+                    Seq::U32(Vec::with_capacity(n))
+                };
+                f.for_range(from, to, |piece| {
+                    match (&mut all, piece) {
+                        (Seq::U16(a), SeqRef::U16(p)) => a.extend_from_slice(p),
+                        (Seq::U32(a), SeqRef::U32(p)) => a.extend_from_slice(p),
+                        _ => unreachable!("frames have the header's width"),
+                    }
+                    Ok(())
+                })?;
+                Ok(all)
+            }
+        }
+    }
+
+    /// The summary of the values held, as JSON with the fields of `octal
+    /// run --json` that the file records: statistics, period (proven or
+    /// apparent, for a store), the seconds a store's runs took and the
+    /// engine that wrote its last values. Fields a file does not record
+    /// (threads, the sparse-space facts, the instruction set) are null.
+    pub fn summary(&self) -> Result<String> {
+        let mut summary = match self {
+            Opened::Store(s, _) => {
+                let cp = s.checkpoint();
+                let detector = stored::restore_detector(s);
+                let mut summary = Summary::new(
+                    s.code(),
+                    &cp.stats,
+                    cp.seconds,
+                    s.width(),
+                    EngineInfo::default(),
+                );
+                summary.set_period(&detector, s.view(0, cp.good));
+                summary.store = Some(s.path().display().to_string());
+                let mut json = serde_json::to_value(&summary).expect("a summary serialises");
+                json["engine"] = cp.engine.clone().into();
+                json["target"] = cp.target.into();
+                json
+            }
+            Opened::File(f) => {
+                let h = f.header();
+                let stats = f.stats();
+                let mut summary = Summary::new(
+                    f.code(),
+                    &stats,
+                    0.0,
+                    h.width as usize,
+                    EngineInfo::default(),
+                );
+                summary.period_provable = period_provable(f.code());
+                summary.period = h
+                    .period
+                    .clone()
+                    .and_then(|p| serde_json::from_value::<Period>(p).ok());
+                if let Some(p) = summary.period {
+                    let end = (p.preperiod + p.period).min(f.count());
+                    if end <= 200 {
+                        let first = self.read(0, end)?;
+                        let style = |style| match first.view(0, first.len()) {
+                            SeqRef::U16(v) => period::notation(v, &p, 200, style),
+                            SeqRef::U32(v) => period::notation(v, &p, 200, style),
+                        };
+                        summary.period_notation = style(Notation::Text);
+                        summary.period_notation_latex = style(Notation::Latex);
+                    }
+                }
+                let mut json = serde_json::to_value(&summary).expect("a summary serialises");
+                for unknown in ["engine", "seconds", "values_per_second"] {
+                    json[unknown] = serde_json::Value::Null;
+                }
+                json
+            }
+        };
+        for unknown in ["threads", "isa"] {
+            summary[unknown] = serde_json::Value::Null;
+        }
+        Ok(summary.to_string())
+    }
+
+    /// What `octal verify PATH --recompute K --seed SEED` checks.
+    pub fn verify(&self, k: u64, seed: u64, meter: &Meter) -> Result<Verified> {
+        let mut progress = |done, total| meter.set(done, total);
+        Ok(match self {
+            Opened::Store(s, _) => {
+                let v = stored::verify_store_with(s, k, seed, &mut progress);
+                Verified {
+                    line: v.line,
+                    problems: v.problems,
+                    lost_slot: v.lost_slot,
+                }
+            }
+            Opened::File(f) => {
+                let mut problems = f.problems();
+                if problems.is_empty() && k > 0 {
+                    let all = f.read_all()?;
+                    for (i, have, want) in stored::recompute_with(
+                        f.code(),
+                        all.view(0, all.len()),
+                        k,
+                        seed,
+                        &mut progress,
+                    ) {
+                        problems.push(format!(
+                            "G({i}) is stored as {have} but the reference engine gives {want}"
+                        ));
+                    }
+                }
+                let h = f.header();
+                Verified {
+                    line: format!(
+                        "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
+                        f.path().display(),
+                        h.code,
+                        h.count,
+                        h.width,
+                        h.checksum,
+                        f.frames(),
+                        k.min(h.count)
+                    ),
+                    problems,
+                    lost_slot: None,
+                }
+            }
+        })
+    }
+
+    /// Writes G(from..to) to `out` in `format` (b-files from `offset`),
+    /// until `stop` becomes non-zero: false then, and `out` is removed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn write(
+        &self,
+        out: &Path,
+        format: &str,
+        from: u64,
+        to: u64,
+        offset: u64,
+        stop: &AtomicUsize,
+        meter: &Meter,
+    ) -> Result<bool> {
+        let mut w = FileWriter::create(out, format, from, offset)?;
+        let step = match self {
+            Opened::Store(..) => 1 << 20,
+            Opened::File(f) => f.header().frame_values,
+        };
+        let mut at = from;
+        while at < to {
+            if stop.load(Ordering::SeqCst) != 0 {
+                w.abandon();
+                return Ok(false);
+            }
+            // Pieces that end on frame boundaries, so each frame of a file
+            // is decompressed once.
+            let end = ((at / step + 1) * step).min(to);
+            let written = match self {
+                Opened::Store(s, _) => s
+                    .check_chunks_in(at, end)
+                    .map_err(Error::from)
+                    .and_then(|()| w.write_seq(s.view(at, end))),
+                Opened::File(f) => {
+                    let mut failed = None;
+                    let read = f.for_range(at, end, |piece| match w.write_seq(piece) {
+                        Ok(()) => Ok(()),
+                        Err(e) => {
+                            failed = Some(e);
+                            Err(StoreError::Interrupted(0))
+                        }
+                    });
+                    match (read, failed) {
+                        (_, Some(e)) => Err(e),
+                        (r, None) => r.map_err(Error::from),
+                    }
+                }
+            };
+            if let Err(e) = written {
+                w.abandon();
+                return Err(e);
+            }
+            meter.set(end - from, to - from);
+            at = end;
+        }
+        w.finish()?;
+        Ok(true)
+    }
+}
+
+/// Values written to a file in one of the text formats, piece by piece.
+pub struct FileWriter {
+    w: ValueWriter<BufWriter<File>>,
+    path: PathBuf,
+}
+
+impl FileWriter {
+    /// Creates (or truncates) `path` for G(start), … in `format`.
+    pub fn create(path: &Path, format: &str, start: u64, offset: u64) -> Result<FileWriter> {
+        let format: Format = format.parse()?;
+        let file = File::create(path).map_err(|e| io_error(path, "creating", e))?;
+        Ok(FileWriter {
+            w: ValueWriter::new(BufWriter::new(file), format, start, offset),
+            path: path.to_owned(),
+        })
+    }
+
+    /// Writes the next values.
+    pub fn write<V: Value>(&mut self, values: &[V]) -> Result<()> {
+        self.w
+            .write(values)
+            .map_err(|e| io_error(&self.path, "writing", e))
+    }
+
+    fn write_seq(&mut self, values: SeqRef<'_>) -> Result<()> {
+        match values {
+            SeqRef::U16(v) => self.write(v),
+            SeqRef::U32(v) => self.write(v),
+        }
+    }
+
+    /// Writes what is buffered and closes the file.
+    pub fn finish(self) -> Result<()> {
+        let path = self.path;
+        self.w
+            .finish()
+            .map(drop)
+            .map_err(|e| io_error(&path, "writing", e))
+    }
+
+    /// Gives up: the file is removed.
+    pub fn abandon(self) {
+        let path = self.path;
+        drop(self.w);
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The text of `values` (G(start), …) in `format`; `header`: with the CSV
+/// header (the first piece of a longer text).
+pub fn render<V: Value>(
+    format: &str,
+    values: &[V],
+    start: u64,
+    offset: u64,
+    header: bool,
+) -> Result<Vec<u8>> {
+    let format: Format = format.parse()?;
+    let mut w = if header {
+        ValueWriter::new(Vec::new(), format, start, offset)
+    } else {
+        ValueWriter::continuing(Vec::new(), format, start, offset)
+    };
+    let written = w.write(values).and_then(|()| w.finish());
+    Ok(written.expect("writing to memory"))
+}
+
+/// A b-file read back: (its first n, the values).
+pub fn read_bfile(path: &Path) -> Result<(u64, Vec<u32>)> {
+    let file = File::open(path).map_err(|e| io_error(path, "opening", e))?;
+    match formats::read_bfile(BufReader::new(file)) {
+        Ok(b) => Ok((b.first, b.values)),
+        Err(BFileError::Io(e)) => Err(io_error(path, "reading", e)),
+        Err(e) => Err(Error::Value(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// A period found in values: proven, or apparent (holding over the last
+/// values without a proof).
+pub struct Found {
+    pub period: u64,
+    pub preperiod: u64,
+    pub proven_at: u64,
+    pub bound: Option<u64>,
+    pub proven: bool,
+    pub notation: Option<String>,
+    pub notation_latex: Option<String>,
+}
+
+/// Period detection over given values, fed in blocks as a run feeds them.
+pub struct PeriodSearch {
+    detector: Detector,
+}
+
+impl PeriodSearch {
+    pub fn new(code: &Code) -> PeriodSearch {
+        PeriodSearch {
+            detector: Detector::new(code),
+        }
+    }
+
+    pub fn provable(&self) -> bool {
+        self.detector.can_prove()
+    }
+
+    /// Feeds the values up to `len` (at most), in the blocks a run uses
+    /// (ending where a proof would come), for about `budget` of work.
+    pub fn feed<V: Value>(&mut self, g: &[V], budget: Duration) {
+        let t = Instant::now();
+        let len = g.len() as u64;
+        while self.detector.seen() < len && self.detector.proven().is_none() {
+            let done = self.detector.seen();
+            let mut end = (done + (done / 64).clamp(64, 1 << 22)).min(len);
+            if let Some(want) = self.detector.wants() {
+                end = end.min(want.max(done + (done / 128).max(64)));
+            }
+            self.detector.feed(&g[..end as usize]);
+            if t.elapsed() >= budget {
+                break;
+            }
+        }
+    }
+
+    /// True when every value has been fed, or a period is proven.
+    pub fn finished(&self, len: usize) -> bool {
+        self.detector.proven().is_some() || self.detector.seen() >= len as u64
+    }
+
+    pub fn found<V: Value>(&self, g: &[V]) -> Option<Found> {
+        let (p, proven) = match self.detector.proven() {
+            Some(p) => (p, true),
+            None => (self.detector.apparent()?, false),
+        };
+        Some(Found {
+            period: p.period,
+            preperiod: p.preperiod,
+            proven_at: p.proven_at,
+            bound: p.bound,
+            proven,
+            notation: period::notation(g, &p, 200, Notation::Text),
+            notation_latex: period::notation(g, &p, 200, Notation::Latex),
+        })
+    }
+}
+
+/// How a Cookie Cutter position is solved.
+pub enum CookiePlan {
+    /// G(heap) of an octal game, through the engine.
+    Strip { code: Code, heap: u64 },
+    /// A nim heap.
+    Nim(u64),
+    /// The exact search.
+    Board {
+        cutter: String,
+        rows: usize,
+        cols: usize,
+    },
+}
+
+/// Chooses how to solve a k×k cutter (`k`: a count or `inf`) on a board of
+/// `rows`×`cols`, as `octal cookie-cutter --k K --grid RxC` does.
+pub fn cookie_plan(k: &str, rows: u64, cols: u64) -> Result<CookiePlan> {
+    let cutter: Cutter = k.parse()?;
+    if rows == 0 || cols == 0 {
+        return Err(GameError::BadGrid(format!("{rows}x{cols}")).into());
+    }
+    Ok(match cookie_cutter::method(cutter, Grid { rows, cols })? {
+        Method::Strip { code, heap } => CookiePlan::Strip { code, heap },
+        Method::Nim { heap } => CookiePlan::Nim(heap),
+        Method::Board { rows, cols } => CookiePlan::Board {
+            cutter: cutter.to_string(),
+            rows,
+            cols,
+        },
+    })
+}
+
+/// The exact search of a Cookie Cutter board, in slices of `slice` until
+/// `stop` becomes non-zero (`Ok(None)` then); `meter` counts positions.
+pub fn cookie_board(
+    cutter: &str,
+    rows: usize,
+    cols: usize,
+    max_positions: usize,
+    slice: Duration,
+    stop: &AtomicUsize,
+    meter: &Meter,
+) -> Result<Option<u32>> {
+    let mut solver = Solver::new(cutter.parse()?);
+    solver.max_positions = max_positions;
+    loop {
+        if stop.load(Ordering::SeqCst) != 0 {
+            return Ok(None);
+        }
+        // A slice that runs out keeps every part it finished in the memo,
+        // so the next one goes on from there.
+        match solver.solve(rows, cols, Some(slice)) {
+            Ok(v) => return Ok(Some(v)),
+            Err(SolveError::Timeout(_)) => meter.set(solver.positions() as u64, 0),
+            Err(e @ SolveError::MemoFull(_)) => return Err(Error::Memory(e.to_string())),
+            Err(e) => return Err(Error::Value(e.to_string())),
+        }
+    }
+}
+
+/// The code of a directed path under Vertex Deletion's Odd/Odd rule.
+pub fn directed_path_code() -> Code {
+    vertex_deletion::directed_path_code()
+}
+
+/// Parses `"5,8,13"`.
+pub fn parse_paths(list: &str) -> Result<Vec<u64>> {
+    Ok(vertex_deletion::parse_paths(list)?)
+}
+
+/// A digraph of Vertex Deletion, checked for the exact search.
+pub struct Graph(Digraph, Variant);
+
+/// Parses an arc list `"0>1,1>2"` with `vertices` (at least those named)
+/// under `variant` (`odd-odd` or `even-even`).
+pub fn digraph(arcs: &str, vertices: Option<usize>, variant: &str) -> Result<Graph> {
+    let variant = variant_of(variant)?;
+    Ok(Graph(Digraph::parse_arcs(arcs, vertices)?, variant))
+}
+
+pub fn variant_of(s: &str) -> Result<Variant> {
+    match s.to_ascii_lowercase().replace('_', "-").as_str() {
+        "odd-odd" => Ok(Variant::OddOdd),
+        "even-even" => Ok(Variant::EvenEven),
+        _ => Err(Error::Value(format!(
+            "variant {s:?}: expected \"odd-odd\" or \"even-even\""
+        ))),
+    }
+}
+
+/// True for the Odd/Odd variant (the one directed paths reduce under).
+pub fn is_odd_odd(s: &str) -> Result<bool> {
+    Ok(variant_of(s)? == Variant::OddOdd)
+}
+
+impl Graph {
+    /// The Grundy value, by exhaustive search.
+    pub fn grundy(&self) -> u32 {
+        self.0.grundy(self.1)
+    }
+}

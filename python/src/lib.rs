@@ -1,0 +1,815 @@
+//! `octal._octal`: the compiled half of the Python package `octal`.
+//!
+//! The Python half (`python/octal/__init__.py`) gives the public API its
+//! shape; this module does the work. Every call into the octal library goes
+//! through [`bridge`]. Long work runs on a worker thread without the GIL
+//! while the calling thread watches for Ctrl-C ([`supervise`]); library
+//! errors become `ValueError`, `OSError` or `MemoryError`, and a panic
+//! becomes a `RuntimeError`, never a crash.
+
+mod bridge;
+
+use std::any::Any;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use numpy::ndarray::ArrayView1;
+use numpy::{PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::{
+    PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
+    PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+use bridge::{Code, Error, Meter, Opened, Seq, SeqRef, Value};
+
+/// The exit status Ctrl-C asks a run for (128 + SIGINT), as the CLI uses.
+const EXIT_SIGINT: usize = 130;
+
+fn py_err(py: Python<'_>, e: Error) -> PyErr {
+    match e {
+        Error::Value(m) => PyValueError::new_err(m),
+        Error::Memory(m) => PyMemoryError::new_err(m),
+        Error::Os {
+            errno,
+            message,
+            path,
+        } => {
+            // OSError(errno, message) picks the subclass the errno means
+            // (FileNotFoundError, PermissionError, …).
+            // (No filename argument: the message names the file already.)
+            let _ = (py, path);
+            match errno {
+                Some(n) => PyOSError::new_err((n, message)),
+                None => PyOSError::new_err(message),
+            }
+        }
+    }
+}
+
+/// `Result<T, Error>` into a Python result.
+trait OrRaise<T> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> OrRaise<T> for Result<T, Error> {
+    fn or_raise(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| py_err(py, e))
+    }
+}
+
+fn panic_message(p: &(dyn Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// What a worker thread hands back, and the flags it shares.
+struct Shared<R> {
+    slot: Mutex<Option<std::thread::Result<R>>>,
+    ready: Condvar,
+    stop: AtomicUsize,
+    meter: Meter,
+}
+
+impl<R> Shared<R> {
+    /// The worker's result, waiting at most `wait` (for ever: `None`).
+    fn take(&self, wait: Option<Duration>) -> Option<std::thread::Result<R>> {
+        let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = match wait {
+            Some(d) => {
+                self.ready
+                    .wait_timeout_while(slot, d, |s| s.is_none())
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0
+            }
+            None => self
+                .ready
+                .wait_while(slot, |s| s.is_none())
+                .unwrap_or_else(|e| e.into_inner()),
+        };
+        slot.take()
+    }
+}
+
+/// How [`supervise`]d work ended.
+enum Outcome<R> {
+    Done(R),
+    /// Ctrl-C (or an exception raised by the progress callback): the error
+    /// to raise, and the worker's result if it was waited for.
+    Interrupted {
+        err: PyErr,
+        late: Option<R>,
+    },
+}
+
+/// Runs `work` on a worker thread without the GIL. Meanwhile this thread
+/// checks for signals (and calls `progress(done, total)`) every 50 ms. On
+/// Ctrl-C the work's stop flag is set; with `wait` the worker is waited
+/// for (it stops at its next piece, a run checkpointing first), otherwise
+/// it is left to finish on its own and its result dropped.
+fn supervise<R: Send + 'static>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    wait: bool,
+    work: impl FnOnce(&AtomicUsize, &Meter) -> R + Send + 'static,
+) -> PyResult<Outcome<R>> {
+    let shared = Arc::new(Shared {
+        slot: Mutex::new(None),
+        ready: Condvar::new(),
+        stop: AtomicUsize::new(0),
+        meter: Meter::default(),
+    });
+    let worker = shared.clone();
+    std::thread::Builder::new()
+        .name("octal".into())
+        .spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                work(&worker.stop, &worker.meter)
+            }));
+            *worker.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            worker.ready.notify_all();
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    let unpanic = |r: std::thread::Result<R>| {
+        r.map_err(|p| {
+            PyRuntimeError::new_err(format!(
+                "internal error in octal (please report it): {}",
+                panic_message(&*p)
+            ))
+        })
+    };
+    let mut shown = None;
+    let mut show = |shared: &Shared<R>| -> PyResult<()> {
+        let Some(cb) = progress else { return Ok(()) };
+        let now = (
+            shared.meter.done.load(Ordering::Relaxed),
+            shared.meter.total.load(Ordering::Relaxed),
+        );
+        // (Nothing to show before the worker has said anything.)
+        if shown != Some(now) && now != (0, 0) {
+            shown = Some(now);
+            cb.call1(now)?;
+        }
+        Ok(())
+    };
+    loop {
+        let s = &shared;
+        if let Some(r) = py.detach(|| s.take(Some(Duration::from_millis(50)))) {
+            let r = unpanic(r)?;
+            show(&shared)?;
+            return Ok(Outcome::Done(r));
+        }
+        if let Err(err) = py.check_signals().and_then(|()| show(&shared)) {
+            shared.stop.store(EXIT_SIGINT, Ordering::SeqCst);
+            let late = if wait {
+                Some(unpanic(py.detach(|| s.take(None)).expect("waited"))?)
+            } else {
+                None
+            };
+            return Ok(Outcome::Interrupted { err, late });
+        }
+    }
+}
+
+/// A numpy array that owns the values (no copy).
+fn array_of(py: Python<'_>, seq: Seq) -> Bound<'_, PyAny> {
+    match seq {
+        Seq::U16(v) => PyArray1::from_vec(py, v).into_any(),
+        Seq::U32(v) => PyArray1::from_vec(py, v).into_any(),
+    }
+}
+
+/// An octal code, parsed.
+#[pyclass(frozen, eq, hash, name = "Code", module = "octal")]
+#[derive(PartialEq, Hash)]
+struct PyCode {
+    code: Code,
+}
+
+/// A `str` or a `Code` argument, as a code.
+fn code_of(obj: &Bound<'_, PyAny>) -> PyResult<Code> {
+    if let Ok(c) = obj.cast::<PyCode>() {
+        return Ok(c.get().code.clone());
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s
+            .to_cow()?
+            .parse::<Code>()
+            .map_err(|e| PyValueError::new_err(e.to_string()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a code is a str such as \"0.6\" or an octal.Code, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+#[pymethods]
+impl PyCode {
+    #[new]
+    fn new(code: &Bound<'_, PyAny>) -> PyResult<PyCode> {
+        Ok(PyCode {
+            code: code_of(code)?,
+        })
+    }
+
+    /// Cookie Cutter's strip game for a k×k cutter: 0.33…37 with k−1 threes.
+    #[staticmethod]
+    fn cookie_cutter(py: Python<'_>, k: usize) -> PyResult<PyCode> {
+        Ok(PyCode {
+            code: bridge::cookie_cutter_code(k).or_raise(py)?,
+        })
+    }
+
+    /// Grundy's game, 4.0u.
+    #[staticmethod]
+    fn grundy() -> PyCode {
+        PyCode {
+            code: Code::grundy(),
+        }
+    }
+
+    fn __str__(&self) -> String {
+        self.code.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Code('{}')", self.code)
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, pyo3::types::PyType>, (String,))> {
+        Ok((slf.get_type(), (slf.get().code.to_string(),)))
+    }
+
+    /// The digits, d0 (before the point) first, without trailing zeros.
+    #[getter]
+    fn digits(&self) -> Vec<u32> {
+        self.code.digits().iter().map(|&d| d as u32).collect()
+    }
+
+    /// The moves by kind: how many tokens each kind of move removes.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (all, one, two, three, unequal) = bridge::rules(&self.code);
+        let d = PyDict::new(py);
+        d.set_item("take_all", all)?;
+        d.set_item("take_leave_one", one)?;
+        d.set_item("take_split", two)?;
+        d.set_item("take_split3", three)?;
+        d.set_item("unequal_splits", unequal)?;
+        Ok(d)
+    }
+
+    /// True for a plain octal code: every digit below 8 and no `u`.
+    #[getter]
+    fn is_octal(&self) -> bool {
+        self.code.is_octal()
+    }
+
+    /// True with the `u` suffix: two-heap splits must be unequal.
+    #[getter]
+    fn unequal_splits(&self) -> bool {
+        self.code.unequal_splits()
+    }
+
+    /// False when no period of this game can be proven (`u`, three-heap
+    /// splits).
+    #[getter]
+    fn period_provable(&self) -> bool {
+        bridge::period_provable(&self.code)
+    }
+}
+
+/// Parses a count as the CLI does: 1000000, 1e6, 2^20, 1_000_000.
+#[pyfunction]
+fn parse_count(py: Python<'_>, s: &str) -> PyResult<u64> {
+    bridge::count(s).or_raise(py)
+}
+
+#[pyfunction]
+fn max_count() -> u64 {
+    bridge::MAX_COUNT
+}
+
+/// G(start), …, G(n−1) of `code` as a numpy array (uint16, or uint32 when
+/// a value needs it).
+#[pyfunction]
+#[pyo3(signature = (code, n, start, engine, threads, progress))]
+fn values<'py>(
+    py: Python<'py>,
+    code: &Bound<'py, PyAny>,
+    n: u64,
+    start: u64,
+    engine: &str,
+    threads: Option<usize>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
+        let mut m = bridge::InMemory::new(job, false)?;
+        Ok(m.compute(stop, meter).then(|| m.finish().0))
+    })?;
+    match outcome {
+        Outcome::Done(r) => {
+            let seq = r.or_raise(py)?.expect("not stopped");
+            Ok(array_of(py, bridge::drop_front(seq, start as usize)))
+        }
+        Outcome::Interrupted { err, .. } => Err(err),
+    }
+}
+
+/// Runs `code` to `n` values (stopping at a proof unless `keep_going`), in
+/// memory or in the store at `store`; returns the summary as JSON.
+#[pyfunction]
+#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress))]
+#[allow(clippy::too_many_arguments)]
+fn run<'py>(
+    py: Python<'py>,
+    code: &Bound<'py, PyAny>,
+    n: u64,
+    engine: &str,
+    threads: Option<usize>,
+    store: Option<PathBuf>,
+    keep_going: bool,
+    checkpoint_every: f64,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<String> {
+    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    let Some(path) = store else {
+        let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
+            let mut m = bridge::InMemory::new(job, !keep_going)?;
+            Ok(m.compute(stop, meter)
+                .then(|| bridge::summary_json(&m.finish().1)))
+        })?;
+        return match outcome {
+            Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped")),
+            Outcome::Interrupted { err, .. } => Err(err),
+        };
+    };
+    let every = Duration::try_from_secs_f64(checkpoint_every)
+        .map_err(|_| PyValueError::new_err("checkpoint_every must be a number of seconds ≥ 0"))?;
+    let at = path.clone();
+    let outcome = supervise(py, progress, true, move |stop, meter| {
+        bridge::run_in_store(&at, &job, keep_going, every, stop, meter)
+    })?;
+    let (r, err) = match outcome {
+        Outcome::Done(r) => (r, None),
+        Outcome::Interrupted { err, late } => (late.expect("waited for"), Some(err)),
+    };
+    let stored = r.or_raise(py)?;
+    if stored.stopped || err.is_some() {
+        let p = path.display();
+        return Err(PyKeyboardInterrupt::new_err(format!(
+            "checkpoint saved at {} values in {p}; octal.run with store={p:?} (or `octal resume {p}`) continues",
+            stored.good
+        )));
+    }
+    Ok(stored.summary)
+}
+
+/// A store or an exported file, open for reading.
+#[pyclass(frozen, name = "_Sequence", module = "octal._octal")]
+struct PySequence {
+    opened: Arc<Opened>,
+}
+
+#[pyfunction]
+fn open(py: Python<'_>, path: PathBuf) -> PyResult<PySequence> {
+    let opened = py.detach(|| Opened::open(&path)).or_raise(py)?;
+    Ok(PySequence {
+        opened: Arc::new(opened),
+    })
+}
+
+#[pymethods]
+impl PySequence {
+    fn __len__(&self) -> usize {
+        self.opened.len() as usize
+    }
+
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.opened.kind()
+    }
+
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.opened.path().to_owned()
+    }
+
+    #[getter]
+    fn code(&self) -> PyCode {
+        PyCode {
+            code: self.opened.code().clone(),
+        }
+    }
+
+    /// Bytes per value: 2 (uint16) or 4 (uint32).
+    #[getter]
+    fn width(&self) -> usize {
+        self.opened.width()
+    }
+
+    /// Why a store opened at its older checkpoint, if it did.
+    #[getter]
+    fn lost_slot(&self) -> Option<String> {
+        self.opened.lost_slot()
+    }
+
+    /// G(i).
+    fn get(&self, py: Python<'_>, i: u64) -> PyResult<u32> {
+        if i >= self.opened.len() {
+            return Err(PyIndexError::new_err(format!(
+                "index {i} is out of range: {} values",
+                self.opened.len()
+            )));
+        }
+        let o = &self.opened;
+        let seq = py.detach(|| o.read(i, i + 1)).or_raise(py)?;
+        Ok(seq.view(0, 1).get(0))
+    }
+
+    /// G(from..to) as a numpy array: a read-only view of a store's map, a
+    /// new array for a compressed file.
+    fn slice<'py>(slf: &Bound<'py, Self>, from: u64, to: u64) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let o = &slf.get().opened;
+        if from > to || to > o.len() {
+            return Err(PyIndexError::new_err(format!(
+                "values {from}..{to} are out of range: {} values",
+                o.len()
+            )));
+        }
+        let view = py.detach(|| o.view(from, to).map(|v| v.is_some()));
+        if view.or_raise(py)? {
+            let view = o.view(from, to).or_raise(py)?.expect("a store");
+            let owner = slf.clone().into_any();
+            // SAFETY: the values lie in the store's read-only map, which
+            // lives (unmoved) as long as this object, the array's base.
+            let array = unsafe {
+                match view {
+                    SeqRef::U16(v) => {
+                        PyArray1::borrow_from_array(&ArrayView1::from(v), owner).into_any()
+                    }
+                    SeqRef::U32(v) => {
+                        PyArray1::borrow_from_array(&ArrayView1::from(v), owner).into_any()
+                    }
+                }
+            };
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("write", false)?;
+            array.call_method("setflags", (), Some(&kwargs))?;
+            return Ok(array);
+        }
+        let seq = py.detach(|| o.read(from, to)).or_raise(py)?;
+        Ok(array_of(py, seq))
+    }
+
+    /// The summary of the values held, as JSON.
+    fn summary_json(&self, py: Python<'_>) -> PyResult<String> {
+        let o = &self.opened;
+        py.detach(|| o.summary()).or_raise(py)
+    }
+
+    /// Checks the values against their checksums (and `recompute` of them
+    /// against the reference engine): (line, problems, lost slot).
+    #[pyo3(signature = (recompute, seed, progress))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        recompute: u64,
+        seed: u64,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>, Option<String>)> {
+        let o = self.opened.clone();
+        let outcome = supervise(py, progress, false, move |_, meter| {
+            o.verify(recompute, seed, meter)
+        })?;
+        match outcome {
+            Outcome::Done(r) => {
+                let v = r.or_raise(py)?;
+                Ok((v.line, v.problems, v.lost_slot))
+            }
+            Outcome::Interrupted { err, .. } => Err(err),
+        }
+    }
+
+    /// Writes G(from..to) to the file `path` in `format`; Ctrl-C stops it
+    /// and removes the file.
+    #[pyo3(signature = (path, format, from, to, offset, progress))]
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        format: &str,
+        from: u64,
+        to: u64,
+        offset: u64,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let o = self.opened.clone();
+        let format = format.to_string();
+        let outcome = supervise(py, progress, true, move |stop, meter| {
+            o.write(&path, &format, from, to, offset, stop, meter)
+        })?;
+        match outcome {
+            Outcome::Done(r) => r.or_raise(py).map(drop),
+            Outcome::Interrupted { err, .. } => Err(err),
+        }
+    }
+}
+
+/// Values given from Python: a one-dimensional uint16 or uint32 array.
+#[derive(FromPyObject)]
+enum Values<'py> {
+    U16(PyReadonlyArray1<'py, u16>),
+    U32(PyReadonlyArray1<'py, u32>),
+}
+
+/// Calls `f` with the values as a slice.
+macro_rules! with_slice {
+    ($values:expr, |$v:ident| $body:expr) => {
+        match &$values {
+            Values::U16(a) => {
+                let $v = a
+                    .as_slice()
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                $body
+            }
+            Values::U32(a) => {
+                let $v = a
+                    .as_slice()
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                $body
+            }
+        }
+    };
+}
+
+/// The period in `values` (G(0), G(1), … of `code`): (period, preperiod,
+/// proven_at, bound, proven, notation, LaTeX notation), or None.
+type FoundTuple = (
+    u64,
+    u64,
+    u64,
+    Option<u64>,
+    bool,
+    Option<String>,
+    Option<String>,
+);
+
+#[pyfunction]
+fn period(
+    py: Python<'_>,
+    values: Values<'_>,
+    code: &Bound<'_, PyAny>,
+) -> PyResult<(bool, Option<FoundTuple>)> {
+    let code = code_of(code)?;
+    with_slice!(values, |v| find_period(py, &code, v))
+}
+
+fn find_period<V: Value>(
+    py: Python<'_>,
+    code: &Code,
+    g: &[V],
+) -> PyResult<(bool, Option<FoundTuple>)> {
+    let mut search = bridge::PeriodSearch::new(code);
+    // In pieces of about 0.1 s, checking for Ctrl-C between them.
+    while !search.finished(g.len()) {
+        let s = &mut search;
+        py.detach(|| s.feed(g, Duration::from_millis(100)));
+        py.check_signals()?;
+    }
+    let found = search.found(g).map(|f| {
+        (
+            f.period,
+            f.preperiod,
+            f.proven_at,
+            f.bound,
+            f.proven,
+            f.notation,
+            f.notation_latex,
+        )
+    });
+    Ok((search.provable(), found))
+}
+
+/// Writes `values` (G(start), …) to the file `path` in `format`, a piece
+/// at a time; Ctrl-C stops it and removes the file.
+#[pyfunction]
+fn write_values(
+    py: Python<'_>,
+    path: PathBuf,
+    values: Values<'_>,
+    format: &str,
+    start: u64,
+    offset: u64,
+) -> PyResult<()> {
+    with_slice!(values, |v| write_pieces(
+        py, &path, v, format, start, offset
+    ))
+}
+
+fn write_pieces<V: Value>(
+    py: Python<'_>,
+    path: &std::path::Path,
+    values: &[V],
+    format: &str,
+    start: u64,
+    offset: u64,
+) -> PyResult<()> {
+    let mut w = bridge::FileWriter::create(path, format, start, offset).or_raise(py)?;
+    for piece in values.chunks(1 << 22) {
+        let written = py.detach(|| w.write(piece)).or_raise(py);
+        if let Err(e) = written.and_then(|()| py.check_signals()) {
+            w.abandon();
+            return Err(e);
+        }
+    }
+    py.detach(|| w.finish()).or_raise(py)
+}
+
+/// The text of `values` (G(start), …) in `format`, as bytes.
+#[pyfunction]
+fn render<'py>(
+    py: Python<'py>,
+    values: Values<'py>,
+    format: &str,
+    start: u64,
+    offset: u64,
+    header: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let text = with_slice!(values, |v| py
+        .detach(|| bridge::render(format, v, start, offset, header))
+        .or_raise(py)?);
+    Ok(PyBytes::new(py, &text))
+}
+
+/// A b-file read back: (its first n, the values).
+#[pyfunction]
+fn read_bfile(py: Python<'_>, path: PathBuf) -> PyResult<(u64, Bound<'_, PyAny>)> {
+    let outcome = supervise(py, None, false, move |_, _| bridge::read_bfile(&path))?;
+    let (first, values) = match outcome {
+        Outcome::Done(r) => r.or_raise(py)?,
+        Outcome::Interrupted { err, .. } => return Err(err),
+    };
+    let seq = if values.iter().all(|&v| v <= u16::MAX as u32) {
+        Seq::U16(values.into_iter().map(|v| v as u16).collect())
+    } else {
+        Seq::U32(values)
+    };
+    Ok((first, array_of(py, seq)))
+}
+
+/// G(h) for each heap h, through the engine: one run to the largest heap
+/// that stops at a proof of periodicity (heaps beyond it are read off the
+/// period).
+fn engine_values(
+    py: Python<'_>,
+    code: Code,
+    heaps: &[u64],
+    engine: &str,
+    threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u32>> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    let to = max
+        .checked_add(1)
+        .ok_or_else(|| PyValueError::new_err(format!("heap {max} is too large")))?;
+    let job = bridge::job(code, to, engine, threads).or_raise(py)?;
+    let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
+        let mut m = bridge::InMemory::new(job, true)?;
+        Ok(m.compute(stop, meter).then(|| m.finish()))
+    })?;
+    let (seq, summary) = match outcome {
+        Outcome::Done(r) => r.or_raise(py)?.expect("not stopped"),
+        Outcome::Interrupted { err, .. } => return Err(err),
+    };
+    let known = seq.len() as u64;
+    let period = bridge::proven(&summary);
+    Ok(heaps
+        .iter()
+        .map(|&h| {
+            let n = match period {
+                Some((p, s)) if h >= known => s + (h - s) % p,
+                _ => h,
+            };
+            seq.view(0, seq.len()).get(n as usize)
+        })
+        .collect())
+}
+
+/// Cookie Cutter with a k×k cutter (`k`: a count or `inf`) on a board of
+/// `rows`×`cols`: strips through the engine, boards by exact search.
+#[pyfunction]
+#[pyo3(signature = (k, rows, cols, engine, threads, max_positions, progress))]
+#[allow(clippy::too_many_arguments)]
+fn cookie_cutter(
+    py: Python<'_>,
+    k: &str,
+    rows: u64,
+    cols: u64,
+    engine: &str,
+    threads: Option<usize>,
+    max_positions: usize,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u64> {
+    match bridge::cookie_plan(k, rows, cols).or_raise(py)? {
+        bridge::CookiePlan::Nim(heap) => Ok(heap),
+        bridge::CookiePlan::Strip { code, heap } => {
+            Ok(engine_values(py, code, &[heap], engine, threads, progress)?[0] as u64)
+        }
+        bridge::CookiePlan::Board { cutter, rows, cols } => {
+            let outcome = supervise(py, progress, true, move |stop, meter| {
+                bridge::cookie_board(
+                    &cutter,
+                    rows,
+                    cols,
+                    max_positions,
+                    Duration::from_millis(200),
+                    stop,
+                    meter,
+                )
+            })?;
+            match outcome {
+                Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped") as u64),
+                Outcome::Interrupted { err, .. } => Err(err),
+            }
+        }
+    }
+}
+
+/// Vertex Deletion on disjoint directed paths (Odd/Odd): the nim-sum of
+/// G(n) of 0.6, and the values for each path.
+#[pyfunction]
+#[pyo3(signature = (paths, engine, threads, progress))]
+fn directed_paths(
+    py: Python<'_>,
+    paths: Vec<u64>,
+    engine: &str,
+    threads: Option<usize>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u32>> {
+    if paths.is_empty() {
+        return Err(PyValueError::new_err("no paths given"));
+    }
+    let code = bridge::directed_path_code();
+    engine_values(py, code, &paths, engine, threads, progress)
+}
+
+/// Parses a list of path lengths, `"5,8,13"`.
+#[pyfunction]
+fn parse_paths(py: Python<'_>, list: &str) -> PyResult<Vec<u64>> {
+    bridge::parse_paths(list).or_raise(py)
+}
+
+/// True for the Odd/Odd variant's name.
+#[pyfunction]
+fn is_odd_odd(py: Python<'_>, variant: &str) -> PyResult<bool> {
+    bridge::is_odd_odd(variant).or_raise(py)
+}
+
+/// Vertex Deletion on a digraph given by its arcs, by exact search.
+#[pyfunction]
+#[pyo3(signature = (arcs, vertices, variant))]
+fn digraph_value(
+    py: Python<'_>,
+    arcs: &str,
+    vertices: Option<usize>,
+    variant: &str,
+) -> PyResult<u32> {
+    let graph = bridge::digraph(arcs, vertices, variant).or_raise(py)?;
+    let outcome = supervise(py, None, false, move |_, _| graph.grundy())?;
+    match outcome {
+        Outcome::Done(v) => Ok(v),
+        Outcome::Interrupted { err, .. } => Err(err),
+    }
+}
+
+#[pymodule]
+fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCode>()?;
+    m.add_class::<PySequence>()?;
+    m.add_function(wrap_pyfunction!(parse_count, m)?)?;
+    m.add_function(wrap_pyfunction!(max_count, m)?)?;
+    m.add_function(wrap_pyfunction!(values, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(period, m)?)?;
+    m.add_function(wrap_pyfunction!(write_values, m)?)?;
+    m.add_function(wrap_pyfunction!(render, m)?)?;
+    m.add_function(wrap_pyfunction!(read_bfile, m)?)?;
+    m.add_function(wrap_pyfunction!(cookie_cutter, m)?)?;
+    m.add_function(wrap_pyfunction!(directed_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(is_odd_odd, m)?)?;
+    m.add_function(wrap_pyfunction!(digraph_value, m)?)?;
+    Ok(())
+}
