@@ -300,6 +300,25 @@ pub fn proven(s: &Summary) -> Option<(u64, u64)> {
     s.period.as_ref().map(|p| (p.period, p.preperiod))
 }
 
+/// G(start), …, G(n − 1) from a run that stopped at its proof: the values
+/// past those computed are read off the proven period (as the command
+/// line's `values` does), and stderr says so.
+pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> Seq {
+    let known = seq.len() as u64;
+    let Some(p) = s.period.filter(|_| n > known) else {
+        return drop_front(seq, start as usize);
+    };
+    eprintln!(
+        "octal: values from n = {known} on are read off the proven period {} (preperiod {}, proven at {})",
+        p.period, p.preperiod, p.proven_at
+    );
+    let at = |i: u64| p.first_index(i) as usize;
+    match &seq {
+        Seq::U16(v) => Seq::U16((start..n).map(|i| v[at(i)]).collect()),
+        Seq::U32(v) => Seq::U32((start..n).map(|i| v[at(i)]).collect()),
+    }
+}
+
 /// `seq` without its first `start` values.
 pub fn drop_front(seq: Seq, start: usize) -> Seq {
     match seq {

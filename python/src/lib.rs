@@ -311,14 +311,15 @@ fn values<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    // Stops at a proven period: every later value is a lookup.
     let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
-        let mut m = bridge::InMemory::new(job, false)?;
-        Ok(m.compute(stop, meter).then(|| m.finish().0))
+        let mut m = bridge::InMemory::new(job, true)?;
+        Ok(m.compute(stop, meter).then(|| m.finish()))
     })?;
     match outcome {
         Outcome::Done(r) => {
-            let seq = r.or_raise(py)?.expect("not stopped");
-            Ok(array_of(py, bridge::drop_front(seq, start as usize)))
+            let (seq, summary) = r.or_raise(py)?.expect("not stopped");
+            Ok(array_of(py, bridge::values_from(seq, &summary, start, n)))
         }
         Outcome::Interrupted { err, .. } => Err(err),
     }

@@ -21,6 +21,15 @@ def test_kayles_as_in_the_lecture_notes():
     assert octal.values(octal.Code("0.77"), 12, start=4).tolist() == KAYLES[4:]
 
 
+def test_values_beyond_a_proven_period_are_read_off_it(capfd):
+    # Guiles (.15) is 0.\\dot{1}10112212\\dot{2} in the lecture notes.
+    g = octal.values(".15", 10**8, start=10**8 - 10)
+    period = "1101122122"
+    assert g.tolist() == [int(period[(n - 1) % 10]) for n in range(10**8 - 10, 10**8)]
+    # Read off the period, not computed: stderr says so.
+    assert "proven period 10" in capfd.readouterr().err
+
+
 @pytest.mark.parametrize("engine", ["sparse", "reference"])
 @pytest.mark.parametrize("table", seed_tables(), ids=lambda t: t.path.stem)
 def test_seed_tables(table, engine):
