@@ -19,7 +19,7 @@ use octal::run::{self, Ending, Job, JobError, Progress, SeqRef, Summary};
 use octal::seqfile::{self, Kind, SeqFile};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 use octal::stored::{self, run_stored};
-use octal::{compare, family, slurm};
+use octal::{compare, family, formats, slurm};
 
 /// `println!` that returns an error from the enclosing function when
 /// stdout cannot be written (a full disk), instead of panicking.
@@ -133,6 +133,14 @@ enum Command {
         /// The first heap printed (values G(FROM) … G(TO−1)).
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
+        /// plain (one value a line), bfile (OEIS b-file lines `n G(n)`) or
+        /// csv (a header `n,value`, then `n,G(n)` rows).
+        #[arg(long, default_value = "plain")]
+        format: formats::Format,
+        /// b-files: the first n written (the OEIS octal-game entries mostly
+        /// start at 1, Grundy's game A002188 at 0; default: --from).
+        #[arg(long)]
+        offset: Option<u64>,
         #[command(flatten)]
         engine: EngineOpts,
     },
@@ -1166,13 +1174,16 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             code,
             to,
             from,
+            format,
+            offset,
             engine,
         } if Path::new(&code).is_file() => {
             let path = Path::new(&code);
             let from = parse_to("from", &from)?;
             let to = to.map(|to| parse_to("to", &to)).transpose()?;
             let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut out =
+                formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
             let _ = engine; // values are read, not computed
             match seqfile::detect(path)? {
                 Some(Kind::Store) => {
@@ -1183,7 +1194,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                     while at < to {
                         let end = (at + (1 << 20)).min(to);
                         store.check_chunks_in(at, end)?;
-                        print_values(&mut out, store.view(at, end))?;
+                        out.write_seq(store.view(at, end)).map_err(stdout_error)?;
                         at = end;
                     }
                 }
@@ -1191,16 +1202,16 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                     let file = SeqFile::open(path)?;
                     let to = check_range(path, from, to, file.count())?;
                     file.for_range(from, to, |v| {
-                        print_values(&mut out, v).map_err(|e| StoreError::Io {
+                        out.write_seq(v).map_err(|error| StoreError::Io {
                             path: "<stdout>".into(),
                             what: "writing values",
-                            error: std::io::Error::other(e),
+                            error,
                         })
                     })?;
                 }
                 None => return Err(StoreError::Foreign(path.to_owned()).into()),
             }
-            out.flush().context("writing values to stdout")?;
+            drop(out.finish().map_err(stdout_error)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify {
@@ -1399,6 +1410,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             code,
             to,
             from,
+            format,
+            offset,
             engine,
         } => {
             let code = parse_code(&code)?;
@@ -1423,16 +1436,27 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                 note_period(known, to - 1, p);
             }
             let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            for n in from..to {
-                let i = if n < known {
-                    n
-                } else {
-                    period.map_or(n, |p| p.first_index(n))
-                };
-                writeln!(out, "{}", seq.get(i as usize)).context("writing values to stdout")?;
+            let mut out =
+                formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
+            // Up to what was computed, the values as they are; beyond, a
+            // chunk at a time off the period.
+            let computed = to.min(known).max(from);
+            if from < computed {
+                out.write_seq(seq.view(from as usize, computed as usize))
+                    .map_err(stdout_error)?;
             }
-            out.flush().context("writing values to stdout")?;
+            let mut n = computed;
+            let mut chunk = Vec::with_capacity(1 << 16);
+            while n < to {
+                let end = (n + (1 << 16)).min(to);
+                chunk.clear();
+                chunk.extend(
+                    (n..end).map(|i| seq.get(period.map_or(i, |p| p.first_index(i)) as usize)),
+                );
+                out.write(&chunk).map_err(stdout_error)?;
+                n = end;
+            }
+            drop(out.finish().map_err(stdout_error)?);
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare {
@@ -1873,11 +1897,4 @@ fn check_range(path: &Path, from: u64, to: Option<u64>, count: u64) -> Result<u6
         return Err(input(format!("--from {from} must be below --to {to}")));
     }
     Ok(to)
-}
-
-fn print_values(out: &mut impl Write, values: SeqRef<'_>) -> Result<()> {
-    for i in 0..values.len() {
-        writeln!(out, "{}", values.get(i)).context("writing values to stdout")?;
-    }
-    Ok(())
 }

@@ -284,3 +284,43 @@ fn an_apparent_period_is_reported_however_short_its_stretch() {
     assert!((730_000..1_500_000).contains(&over), "{line}");
     assert!(line.contains("a proof needs"), "{line}");
 }
+
+#[test]
+fn values_as_oeis_b_files_and_csv() {
+    // Kayles G(0..12) from the lecture notes' table.
+    let kayles = [0u32, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6];
+    let o = octal(&[
+        "values", ".77", "--to", "12", "--format", "bfile", "--offset", "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want: String = (1..12).map(|n| format!("{n} {}\n", kayles[n])).collect();
+    assert_eq!(text(&o.stdout), want);
+    let o = octal(&["values", ".77", "--to", "3", "--format", "csv"]);
+    assert_eq!(text(&o.stdout), "n,value\n0,0\n1,1\n2,2\n");
+    // From a store, and past a proven period (Guiles, .15).
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("k.octal");
+    let s = store.to_str().unwrap();
+    assert!(octal(&[
+        "run",
+        ".77",
+        "--to",
+        "100",
+        "--keep-going",
+        "-q",
+        "--store",
+        s
+    ])
+    .status
+    .success());
+    let o = octal(&[
+        "values", s, "--from", "8", "--to", "12", "--format", "bfile",
+    ]);
+    assert_eq!(text(&o.stdout), "8 1\n9 4\n10 2\n11 6\n");
+    let o = octal(&[
+        "values", ".15", "--from", "99999998", "--to", "1e8", "--format", "bfile",
+    ]);
+    assert_eq!(text(&o.stdout), "99999998 1\n99999999 2\n");
+    let o = octal(&["values", ".77", "--to", "3", "--format", "xml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
