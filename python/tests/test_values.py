@@ -164,3 +164,12 @@ def test_code():
 
     assert pickle.loads(pickle.dumps(c)) == c
     assert octal.Code(c) == c
+
+
+@pytest.mark.parametrize("code", [".77", "0.6", "grundy", ".376"])
+def test_a_summary_prints_as_the_cli(cli, code):
+    ours = str(octal.run(code, 20_000)).splitlines()
+    theirs = cli("run", code, "--to", "20000", "--no-store").stdout.splitlines()
+    # The first line has the time, which differs.
+    assert ours[0].split(" values")[0] == theirs[0].split(" values")[0]
+    assert ours[1:] == theirs[1:]
