@@ -165,7 +165,8 @@ enum Command {
     Export {
         /// The store.
         path: PathBuf,
-        /// The sequence file to write (refused if it exists, unless --force).
+        /// The sequence file to write (refused if it exists, unless
+        /// --force); `-` writes it to standard output.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
         /// zstd level, 1 (fast) to 22 (small).
@@ -231,9 +232,13 @@ enum Command {
         /// First n drawn, to zoom in on a range.
         #[arg(long, default_value = "0", allow_hyphen_values = true)]
         from: String,
-        /// The picture file: NAME.png, NAME.svg or NAME.pdf.
+        /// The picture file: NAME.png, NAME.svg or NAME.pdf; `-` writes
+        /// it to standard output (then --format is required).
         #[arg(long, short)]
         output: PathBuf,
+        /// The picture format, instead of the one -o's name ends in.
+        #[arg(long, value_parser = ["png", "svg", "pdf"])]
+        format: Option<String>,
         /// Width in pixels (points in a PDF).
         #[arg(long, default_value_t = 1200)]
         width: u32,
@@ -1320,6 +1325,9 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             // Ctrl-C or SIGTERM stop between frames and remove the
             // temporary file.
             let stop = stored::stop_on_signals().context("installing signal handlers")?;
+            if is_stdout(&output) {
+                return export_to_stdout(&store, level, frame_values, to, &stop, start);
+            }
             let opts = seqfile::ExportOptions {
                 force,
                 stop: Some(&stop),
@@ -1522,6 +1530,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             to,
             from,
             output,
+            format,
             width,
             height,
             log_x,
@@ -1529,7 +1538,18 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             quiet,
             engine,
         } => {
-            let format = Format::from_path(&output)?;
+            let format = match format {
+                Some(f) => Format::from_name(&f).expect("clap checked the format"),
+                None if is_stdout(&output) => {
+                    return Err(input("-o - needs --format png, svg or pdf"))
+                }
+                None => Format::from_path(&output)?,
+            };
+            if is_stdout(&output) && format != Format::Svg && std::io::stdout().is_terminal() {
+                return Err(input(
+                    "refusing to write a binary picture to a terminal; redirect standard output",
+                ));
+            }
             let source = parse_source(&source)?;
             let (width, height, per_point) = figure.size(format, width, height)?;
             let scaled = |x: u32| ((x as f64 * per_point).round() as u32).max(1);
@@ -1562,6 +1582,14 @@ fn dispatch(command: Command) -> Result<ExitCode> {
                     },
                     u64::MAX,
                 )?;
+            }
+            if is_stdout(&output) {
+                let p = plot_source(source, &mut opts, format, quiet, &engine)?;
+                let mut out = std::io::stdout().lock();
+                out.write_all(&p.bytes)
+                    .and_then(|()| out.flush())
+                    .map_err(stdout_error)?;
+                return Ok(ExitCode::SUCCESS);
             }
             // Fail on an unwritable path before computing anything: the
             // picture goes to a temporary file next to it, renamed into
@@ -1605,6 +1633,48 @@ fn dispatch(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Whether an output path is `-`, standard output.
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// `octal export STORE -o -`: the sequence file streamed to standard
+/// output (its format needs no seeking), the closing line on stderr.
+fn export_to_stdout(
+    store: &Store,
+    level: i32,
+    frame_values: u64,
+    to: Option<u64>,
+    stop: &std::sync::atomic::AtomicUsize,
+    start: Instant,
+) -> Result<ExitCode> {
+    let stdout = std::io::stdout();
+    if stdout.is_terminal() {
+        return Err(input(
+            "refusing to write a binary sequence file to a terminal; redirect standard output",
+        ));
+    }
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let name = Path::new("standard output");
+    let e = match seqfile::write_to(store, &mut w, name, level, frame_values, to, Some(stop)) {
+        Err(StoreError::Interrupted(status)) => {
+            eprintln!("octal: interrupted: the sequence file on standard output is incomplete");
+            return Ok(ExitCode::from(status as u8));
+        }
+        r => r?,
+    };
+    eprintln!(
+        "exported {} values of {} to standard output: {} ({} raw, ratio {:.1}) in {:.2} s",
+        e.values,
+        store.code(),
+        run::human_bytes(e.bytes),
+        run::human_bytes(e.raw_bytes),
+        e.raw_bytes as f64 / e.bytes.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A new, empty temporary file next to the picture `output`; refuses an

@@ -139,15 +139,19 @@ pub enum Format {
 impl Format {
     /// `.png`, `.svg` or `.pdf` (any case); anything else is an input error.
     pub fn from_path(path: &Path) -> Result<Format, PlotError> {
-        let ext = path
-            .extension()
+        path.extension()
             .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        match ext.as_deref() {
-            Some("png") => Ok(Format::Png),
-            Some("svg") => Ok(Format::Svg),
-            Some("pdf") => Ok(Format::Pdf),
-            _ => Err(PlotError::UnknownFormat(path.display().to_string())),
+            .and_then(Format::from_name)
+            .ok_or_else(|| PlotError::UnknownFormat(path.display().to_string()))
+    }
+
+    /// `png`, `svg` or `pdf` (any case).
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.to_ascii_lowercase().as_str() {
+            "png" => Some(Format::Png),
+            "svg" => Some(Format::Svg),
+            "pdf" => Some(Format::Pdf),
+            _ => None,
         }
     }
 }
@@ -215,7 +219,9 @@ impl Default for PlotOptions {
 
 #[derive(Debug, Error)]
 pub enum PlotError {
-    #[error("{0}: unknown picture format (the name must end in .png, .svg or .pdf)")]
+    #[error(
+        "{0}: unknown picture format (the name must end in .png, .svg or .pdf, or give --format)"
+    )]
     UnknownFormat(String),
     #[error("--to must be at least 1")]
     Empty,

@@ -354,9 +354,6 @@ pub struct Exported {
     pub bytes: u64,
 }
 
-/// Writes `store`'s values to a compressed sequence file at `out`
-/// (atomically: a temporary file renamed into place): all of them, or with
-/// `count` the first `count` (at most all).
 /// How [`export`] treats `out` and when it gives up.
 #[derive(Default)]
 pub struct ExportOptions<'a> {
@@ -425,6 +422,9 @@ fn remove_stale_export_temps(out: &Path) {
     }
 }
 
+/// Writes `store`'s values to a compressed sequence file at `out`
+/// (atomically: a temporary file renamed into place): all of them, or with
+/// `count` the first `count` (at most all).
 pub fn export(
     store: &Store,
     out: &Path,
@@ -435,6 +435,62 @@ pub fn export(
 ) -> Result<Exported, StoreError> {
     check_output(store, out, opts.force)?;
     remove_stale_export_temps(out);
+    let tmp = out.with_file_name(format!(
+        ".{}.{}.tmp",
+        out.file_name()
+            .map_or("export".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    let written = (|| {
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(StoreError::io(&tmp, "creating"))?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        let e = write_to(store, &mut w, out, level, frame_values, count, opts.stop)?;
+        let file = w
+            .into_inner()
+            .map_err(|e| StoreError::io(out, "writing")(e.into_error()))?;
+        file.sync_all().map_err(StoreError::io(out, "syncing"))?;
+        // Checked again: `out` may have appeared meanwhile.
+        check_output(store, out, opts.force)?;
+        if opts.force {
+            fs::rename(&tmp, out).map_err(StoreError::io(out, "renaming into place"))?;
+        } else {
+            // A hard link never replaces what is there.
+            fs::hard_link(&tmp, out).map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => StoreError::Output {
+                    path: out.to_owned(),
+                    why: "already exists; add --force to replace it".into(),
+                },
+                _ => StoreError::io(out, "linking into place")(e),
+            })?;
+            let _ = fs::remove_file(&tmp);
+        }
+        Ok(e)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Writes the sequence file of `store`'s first `count` values (default
+/// all) to `w` front to back, as [`export`] does: the format needs no
+/// seeking, so `w` may be a pipe. `name` is what errors call `w`. Once
+/// `stop` becomes non-zero it gives up between frames with
+/// [`StoreError::Interrupted`], leaving `w` incomplete.
+pub fn write_to(
+    store: &Store,
+    w: &mut dyn Write,
+    name: &Path,
+    level: i32,
+    frame_values: u64,
+    count: Option<u64>,
+    stop: Option<&std::sync::atomic::AtomicUsize>,
+) -> Result<Exported, StoreError> {
+    let out = name;
     store.check_chunks()?;
     let mut cp = store.checkpoint().clone();
     let frame_values = frame_values.max(1);
@@ -471,95 +527,56 @@ pub fn export(
     head.0.extend_from_slice(&json);
     head.u64(Checksum::of_bytes(&json).0);
 
-    let tmp = out.with_file_name(format!(
-        ".{}.{}.tmp",
-        out.file_name()
-            .map_or("export".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut w = BufWriter::with_capacity(
-            1 << 20,
-            fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-                .map_err(StoreError::io(&tmp, "creating"))?,
-        );
-        w.write_all(&head.0)
-            .map_err(StoreError::io(out, "writing"))?;
-        let mut at = head.0.len() as u64;
-        let n = cp.good.div_ceil(frame_values);
-        let mut index = Enc::default();
-        let batch = 4 * rayon::current_num_threads() as u64;
-        for b in (0..n).step_by(batch as usize) {
-            if let Some(status) = opts
-                .stop
-                .map(|s| s.load(std::sync::atomic::Ordering::SeqCst))
-                .filter(|&s| s != 0)
-            {
-                return Err(StoreError::Interrupted(status));
-            }
-            let frames: Vec<(Vec<u8>, u64)> = (b..(b + batch).min(n))
-                .into_par_iter()
-                .map(|i| {
-                    let v = store.view(i * frame_values, ((i + 1) * frame_values).min(cp.good));
-                    let bytes: &[u8] = match v {
-                        SeqRef::U16(v) => bytemuck::cast_slice(v),
-                        SeqRef::U32(v) => bytemuck::cast_slice(v),
-                    };
-                    let z = zstd::bulk::compress(bytes, level)
-                        .map_err(StoreError::io(out, "compressing"))?;
-                    Ok((z, v.checksum().0))
-                })
-                .collect::<Result<_, StoreError>>()?;
-            for (z, sum) in frames {
-                w.write_all(&z).map_err(StoreError::io(out, "writing"))?;
-                index.u64(at);
-                index.u64(z.len() as u64);
-                index.u64(sum);
-                at += z.len() as u64;
-            }
+    w.write_all(&head.0)
+        .map_err(StoreError::io(out, "writing"))?;
+    let mut at = head.0.len() as u64;
+    let n = cp.good.div_ceil(frame_values);
+    let mut index = Enc::default();
+    let batch = 4 * rayon::current_num_threads() as u64;
+    for b in (0..n).step_by(batch as usize) {
+        if let Some(status) = stop
+            .map(|s| s.load(std::sync::atomic::Ordering::SeqCst))
+            .filter(|&s| s != 0)
+        {
+            return Err(StoreError::Interrupted(status));
         }
-        let index_sum = Checksum::of_bytes(&index.0).0;
-        w.write_all(&index.0)
-            .map_err(StoreError::io(out, "writing"))?;
-        let mut t = Enc::default();
-        t.u64(at);
-        t.u64(n);
-        t.u64(index_sum);
-        t.0.extend_from_slice(TRAILER_MAGIC);
-        w.write_all(&t.0).map_err(StoreError::io(out, "writing"))?;
-        let file = w
-            .into_inner()
-            .map_err(|e| StoreError::io(out, "writing")(e.into_error()))?;
-        file.sync_all().map_err(StoreError::io(out, "syncing"))?;
-        // Checked again: `out` may have appeared meanwhile.
-        check_output(store, out, opts.force)?;
-        if opts.force {
-            fs::rename(&tmp, out).map_err(StoreError::io(out, "renaming into place"))?;
-        } else {
-            // A hard link never replaces what is there.
-            fs::hard_link(&tmp, out).map_err(|e| match e.kind() {
-                io::ErrorKind::AlreadyExists => StoreError::Output {
-                    path: out.to_owned(),
-                    why: "already exists; add --force to replace it".into(),
-                },
-                _ => StoreError::io(out, "linking into place")(e),
-            })?;
-            let _ = fs::remove_file(&tmp);
+        let frames: Vec<(Vec<u8>, u64)> = (b..(b + batch).min(n))
+            .into_par_iter()
+            .map(|i| {
+                let v = store.view(i * frame_values, ((i + 1) * frame_values).min(cp.good));
+                let bytes: &[u8] = match v {
+                    SeqRef::U16(v) => bytemuck::cast_slice(v),
+                    SeqRef::U32(v) => bytemuck::cast_slice(v),
+                };
+                let z = zstd::bulk::compress(bytes, level)
+                    .map_err(StoreError::io(out, "compressing"))?;
+                Ok((z, v.checksum().0))
+            })
+            .collect::<Result<_, StoreError>>()?;
+        for (z, sum) in frames {
+            w.write_all(&z).map_err(StoreError::io(out, "writing"))?;
+            index.u64(at);
+            index.u64(z.len() as u64);
+            index.u64(sum);
+            at += z.len() as u64;
         }
-        Ok(Exported {
-            values: cp.good,
-            frames: n,
-            raw_bytes: cp.good * cp.width as u64,
-            bytes: at + index.0.len() as u64 + TRAILER_LEN,
-        })
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
     }
-    written
+    let index_sum = Checksum::of_bytes(&index.0).0;
+    w.write_all(&index.0)
+        .map_err(StoreError::io(out, "writing"))?;
+    let mut t = Enc::default();
+    t.u64(at);
+    t.u64(n);
+    t.u64(index_sum);
+    t.0.extend_from_slice(TRAILER_MAGIC);
+    w.write_all(&t.0).map_err(StoreError::io(out, "writing"))?;
+    w.flush().map_err(StoreError::io(out, "writing"))?;
+    Ok(Exported {
+        values: cp.good,
+        frames: n,
+        raw_bytes: cp.good * cp.width as u64,
+        bytes: at + index.0.len() as u64 + TRAILER_LEN,
+    })
 }
 
 /// Makes a new store at `path` holding `seq`'s values, to continue

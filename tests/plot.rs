@@ -335,6 +335,24 @@ fn cli_writes_png_and_svg() {
         .stdout("");
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert!(svg.contains("width=\"1200\"") && svg.contains("height=\"600\""));
+
+    // `-o -` writes the same picture to standard output, in the format
+    // --format names; a file name's extension is not needed then.
+    let png = std::fs::read(&png_path).unwrap();
+    octal()
+        .args(["plot", "0.77", "--to", "2000", "--width", "500"])
+        .args(["--height", "300", "-o", "-", "--format", "png"])
+        .assert()
+        .success()
+        .stdout(png);
+    let svg_named = dir.path().join("kayles.picture");
+    octal()
+        .args(["plot", "0.77", "--to", "2000", "--from", "1000", "-q"])
+        .args(["--format", "svg", "-o"])
+        .arg(&svg_named)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&svg_named).unwrap(), svg);
 }
 
 /// Runs a failing command and returns its exit code and its stderr.
@@ -355,6 +373,9 @@ fn cli_refuses_bad_input_in_one_line() {
     let (code, err) = fails(&["plot", "0.6", "--to", "100", "-o", jpg.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown picture format"), "{err}");
+    let (code, err) = fails(&["plot", "0.6", "--to", "100", "-o", "-"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--format"), "{err}");
     assert!(!jpg.exists());
     let (code, err) = fails(&["plot", "0.6", "--to", "0", "-o", out]);
     assert_eq!(code, 2);

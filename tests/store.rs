@@ -436,6 +436,22 @@ fn store_export_values_import_round_trip() {
         "12000 values",
     );
 
+    // `-o -` streams the same file to standard output, its closing line
+    // to stderr; a full standard output is an error, not a short file.
+    let piped = run(&["export", p(&store), "-o", "-", "--to", "7001"]);
+    assert!(piped.status.success(), "{}", text(&piped.stderr));
+    assert!(text(&piped.stderr).contains("standard output"));
+    let streamed = dir.path().join("streamed.oseq");
+    std::fs::write(&streamed, &piped.stdout).unwrap();
+    assert_eq!(values_of(&streamed, 0, 7001), want[..7001]);
+    assert_eq!(piped.stdout, std::fs::read(&prefix).unwrap());
+    let full = with_args(&["export", p(&store), "-o", "-"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(1), "{}", text(&full.stderr));
+    assert!(text(&full.stderr).contains("No space left"));
+
     // Import and continue computing.
     let back = dir.path().join("back.octal");
     let i = run(&["import", p(&file), "--store", p(&back)]);
