@@ -15,6 +15,10 @@ use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, S
 use crate::stats::Stats;
 use crate::store::{Checkpoint, Store, StoreError};
 
+/// Seconds between checkpoints unless asked otherwise: at most this much
+/// work is lost to `kill -9` or a power cut.
+pub const CHECKPOINT_SECONDS: f64 = 60.0;
+
 /// Exit status after SIGINT (128 + 2), as shells report it.
 pub const EXIT_SIGINT: usize = 130;
 /// Exit status after SIGTERM (128 + 15).

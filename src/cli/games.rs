@@ -3,23 +3,13 @@
 //! the exact searches of `octal::games`, and print the value (alone on the
 //! last line) or one JSON object.
 
-use std::io::Write;
-use std::time::{Duration, Instant};
-
-use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Map, Value};
 
-use octal::code::Code;
 use octal::games::cookie_cutter::{self, Cutter, Grid, Method, Solver};
 use octal::games::vertex_deletion::{self, Digraph, Variant};
-use octal::run;
 
-use octal::store::{self, Store, DEFAULT_CHUNK_VALUES};
-use octal::stored;
-
-use crate::{input, parse_to, progress_bar, update, EngineOpts};
+use super::prelude::*;
 
 #[derive(Args)]
 pub struct CookieCutterArgs {
@@ -39,7 +29,7 @@ pub struct CookieCutterArgs {
     #[arg(long, default_value_t = 1 << 24)]
     max_positions: usize,
     #[command(flatten)]
-    report: crate::Report,
+    report: Report,
     #[command(flatten)]
     engine: EngineOpts,
 }
@@ -62,7 +52,7 @@ pub struct VertexDeletionArgs {
     #[arg(long, value_enum, default_value_t)]
     variant: Variant,
     #[command(flatten)]
-    report: crate::Report,
+    report: Report,
     #[command(flatten)]
     engine: EngineOpts,
 }
@@ -81,7 +71,7 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
         .checked_add(1)
         .ok_or_else(|| input(format!("heap {max} is too large")))?;
     // A target the disk cannot hold only gets a short look for a period.
-    let path = crate::default_store(code);
+    let path = default_store(code);
     let fits = to <= IN_MEMORY || store::check_space(&path, to, 2).is_ok();
     let probe = to.min(if fits { IN_MEMORY } else { 1 << 16 });
     let job = engine.job(code.clone(), probe)?;
@@ -92,7 +82,7 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     }
     let known = outcome.seq.len() as u64;
     if let Some(p) = &outcome.summary.period {
-        crate::note_period(known, max, p);
+        note_period(known, max, p);
         return Ok(heaps
             .iter()
             .map(|&h| {
@@ -108,34 +98,29 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     let job = engine.job(code.clone(), to)?;
     store::check_space(&path, to, 2)?;
     let (mut store, _) = Store::open_or_create(&path, code, to, DEFAULT_CHUNK_VALUES)?;
-    let stop = stored::stop_on_signals()?;
-    let bar = progress_bar(to, quiet);
-    let outcome = stored::run_stored(
+    let stop = octal::stored::stop_on_signals()?;
+    let every = Duration::from_secs_f64(octal::stored::CHECKPOINT_SECONDS);
+    let summary = match drive(
         &mut store,
         &job,
-        Duration::from_secs(60),
-        Some(&stop),
+        every,
+        &stop,
         true,
-        &mut |p| update(&bar, p),
-    )?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    if let run::Ending::Stopped(status) = outcome.ending {
-        anyhow::bail!(
-            "interrupted (signal exit {status}): checkpoint saved at {} values in {}; run again to continue",
-            store.good(),
-            path.display()
-        );
-    }
+        progress_bar(to, quiet),
+    )? {
+        Driven::Done(summary) => *summary,
+        Driven::Stopped { status, why } => {
+            anyhow::bail!("{why}; run the same command again to continue (signal exit {status})")
+        }
+    };
     let good = store.good();
     let view = store.view(0, good);
-    if let Some(p) = &outcome.summary.period {
-        crate::note_period(good, max, p);
+    if let Some(p) = &summary.period {
+        note_period(good, max, p);
     }
     Ok(heaps
         .iter()
-        .map(|&h| match &outcome.summary.period {
+        .map(|&h| match &summary.period {
             Some(p) if h >= good => view.get(p.first_index(h) as usize),
             _ => view.get(h as usize),
         })
@@ -155,14 +140,15 @@ fn print(json_out: bool, obj: Map<String, Value>, human: &str, value: u32) -> Re
         writeln!(out, "{human}\n{value}")
     }
     .and_then(|()| out.flush())
-    .map_err(crate::stdout_error)
+    .map_err(stdout_error)
 }
 
-pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
+pub fn cookie_cutter(a: CookieCutterArgs) -> Result<ExitCode> {
     let cutter: Cutter = a.k.parse().map_err(input)?;
     let quiet = a.report.quiet || a.report.json;
     if let Some(t) = &a.table {
-        return cookie_table(&a, cutter, t.parse().map_err(input)?, quiet);
+        cookie_table(&a, cutter, t.parse().map_err(input)?, quiet)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let Some(grid) = &a.grid else {
         return Err(input("give --grid XxY or --table XxY"));
@@ -213,7 +199,7 @@ pub fn cookie_cutter(a: CookieCutterArgs) -> Result<()> {
             print(a.report.json, obj, &human, value)?;
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A spinner with the search's memo size, on a terminal only.
@@ -265,17 +251,17 @@ fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -
             .iter()
             .map(|r| r.iter().map(|c| c.seconds).collect())
             .collect();
-        crate::outln!(
+        outln!(
             "{}",
             json!({"game": "cookie-cutter", "k": cutter.to_string(), "table": values, "seconds": seconds})
         );
     } else {
-        crate::out!("{}", cookie_cutter::format_table(&values));
+        out!("{}", cookie_cutter::format_table(&values));
     }
     Ok(())
 }
 
-pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
+pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<ExitCode> {
     let given = [&a.directed_path, &a.directed_paths, &a.arcs]
         .iter()
         .filter(|o| o.is_some())
@@ -303,7 +289,7 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         obj.insert("vertices".into(), d.vertices().into());
         let human = format!("vertex deletion on {} vertices: exact search", d.vertices());
         print(a.report.json, obj, &human, value)?;
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
     if a.vertices.is_some() {
         return Err(input("--vertices goes with --arcs only"));
@@ -334,5 +320,5 @@ pub fn vertex_deletion(a: VertexDeletionArgs) -> Result<()> {
         );
         print(a.report.json, obj, &human, value)?;
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,160 @@
+//! The `octal` command line: one file per subcommand, the flags they
+//! share in [`args`], what they print in [`output`], and the exit codes in
+//! [`exit`]. The work is the library's.
+
+mod args;
+mod compare;
+mod docs;
+mod exit;
+mod export;
+mod family;
+mod games;
+mod output;
+mod plot;
+mod run;
+mod stored;
+mod values;
+mod verify;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// What every command file uses.
+mod prelude {
+    pub use std::io::{IsTerminal as _, Write as _};
+    pub use std::path::{Path, PathBuf};
+    pub use std::process::ExitCode;
+    pub use std::time::{Duration, Instant};
+
+    pub use anyhow::{Context as _, Result};
+    pub use indicatif::{ProgressBar, ProgressStyle};
+
+    pub use octal::code::Code;
+    pub use octal::engine::EngineKind;
+    pub use octal::period::Period;
+    pub use octal::run::{self, Ending, Job, JobError, SeqRef, Summary};
+    pub use octal::seqfile::{self, Kind, SeqFile};
+    pub use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
+
+    pub use super::args::*;
+    pub use super::exit::*;
+    pub use super::output::*;
+    pub use super::stored::*;
+    pub use crate::{out, outln};
+}
+
+#[derive(Parser)]
+#[command(
+    name = "octal",
+    version,
+    about = "Exact Grundy sequences of octal games"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compute G(0) … G(N−1) and print a summary.
+    Run(run::RunArgs),
+    /// Run a family of games as one batch and tabulate them.
+    Family {
+        #[command(subcommand)]
+        kind: family::FamilyKind,
+    },
+    /// Continue a stored run from its last checkpoint.
+    Resume(run::ResumeArgs),
+    /// Print G(M) … G(N−1), one per line, computed for a code or read from
+    /// a store or an exported file.
+    Values(values::ValuesArgs),
+    /// Check a store or exported file against its checksums (and K values
+    /// against the reference engine). Exit 0: ok; 1: damaged; 3: a header
+    /// slot was lost, so the store opens at its older checkpoint.
+    Verify(verify::VerifyArgs),
+    /// Write a store's values to a zstd-compressed sequence file.
+    Export(export::ExportArgs),
+    /// Make a store from an exported file, to continue computing with
+    /// `octal resume`.
+    Import(export::ImportArgs),
+    /// Compare two games: the first n where G_A(n) ≠ G_B(n + K), "equal
+    /// to N", or, when both are proven periodic, equality for every n.
+    Compare(compare::CompareArgs),
+    /// Draw G(n) against n as a picture: PNG, SVG or PDF, by the name of
+    /// -o or by --format.
+    Plot(plot::PlotArgs),
+    /// Cookie Cutter: a strip through the octal engine, a board by exact search.
+    CookieCutter(games::CookieCutterArgs),
+    /// Print a completion script for a shell, e.g.
+    /// `octal completions bash > ~/.local/share/bash-completion/completions/octal`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `octal man > octal.1; man ./octal.1`.
+    Man,
+    /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
+    VertexDeletion(games::VertexDeletionArgs),
+}
+
+/// Parses the command line, runs the command, and maps its outcome to an
+/// exit code ([`exit::code`]).
+pub fn main() -> ExitCode {
+    // Like other Unix filters, end quietly when the reader of our output
+    // goes away (`octal values … | head`) instead of failing to print.
+    // SAFETY: setting a signal's disposition to the default before any
+    // other thread exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    use clap::error::ErrorKind;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            eprintln!("octal: {}", exit::one_line(&e));
+            return ExitCode::from(exit::BAD_INPUT);
+        }
+        Err(e) => e.exit(),
+    };
+    // A bad OCTAL_ISA is bad input, reported before any work.
+    if let Err(e) = octal_kernels::isa::from_env() {
+        eprintln!("octal: {e}");
+        return ExitCode::from(exit::BAD_INPUT);
+    }
+    // Whatever was printed must reach stdout: a full disk is an error.
+    let result = dispatch(cli.command).and_then(|code| {
+        std::io::stdout().flush().map_err(output::stdout_error)?;
+        Ok(code)
+    });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("octal: {e:#}");
+            ExitCode::from(exit::code(&e))
+        }
+    }
+}
+
+fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Run(a) => run::run(a),
+        Command::Resume(a) => run::resume(a),
+        Command::Family { kind } => family::family(kind),
+        Command::Values(a) => values::values(a),
+        Command::Verify(a) => verify::verify(a),
+        Command::Export(a) => export::export(a),
+        Command::Import(a) => export::import(a),
+        Command::Compare(a) => compare::compare(a),
+        Command::Plot(a) => plot::plot(a),
+        Command::CookieCutter(a) => games::cookie_cutter(a),
+        Command::VertexDeletion(a) => games::vertex_deletion(a),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man => docs::man(),
+    }
+}

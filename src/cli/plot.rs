@@ -1,0 +1,369 @@
+//! `octal plot`: G(n) against n as a PNG, SVG or PDF picture.
+
+use octal::plot::{Format, Overlays, PlotOptions};
+
+use super::prelude::*;
+
+#[derive(clap::Args)]
+pub struct PlotArgs {
+    /// An octal code to compute (e.g. 0.6), or a store or exported
+    /// sequence file to draw from.
+    pub source: String,
+    /// One past the last n drawn: required for a code; for a store or
+    /// an exported file, all its values by default.
+    #[arg(long, allow_hyphen_values = true)]
+    pub to: Option<String>,
+    /// First n drawn, to zoom in on a range.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    pub from: String,
+    /// The picture file: NAME.png, NAME.svg or NAME.pdf; `-` writes
+    /// it to standard output (then --format is required).
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// The picture format, instead of the one -o's name ends in.
+    #[arg(long, value_parser = ["png", "svg", "pdf"])]
+    pub format: Option<String>,
+    /// Width in pixels (points in a PDF).
+    #[arg(long, default_value_t = 1200)]
+    pub width: u32,
+    /// Height in pixels (points in a PDF).
+    #[arg(long, default_value_t = 600)]
+    pub height: u32,
+    /// Logarithmic n axis (from n = 1).
+    #[arg(long)]
+    pub log_x: bool,
+    #[command(flatten)]
+    pub figure: FigureOpts,
+    /// No progress display and no closing line.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub engine: EngineOpts,
+}
+
+/// What a figure for a paper needs: labels, sizes in inches, fonts in
+/// points.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FigureOpts {
+    /// The title (default: the code and the range drawn).
+    #[arg(long)]
+    title: Option<String>,
+    /// The n axis' label.
+    #[arg(long, default_value = "n")]
+    xlabel: String,
+    /// The value axis' label.
+    #[arg(long, default_value = "G(n)")]
+    ylabel: String,
+    /// Tick-label size (title and axis labels in proportion): pixels, or
+    /// points with --width-in/--height-in.
+    #[arg(long, default_value_t = 13)]
+    font_size: u32,
+    /// Side of each value's mark when every value is drawn: pixels, or
+    /// points with --width-in/--height-in.
+    #[arg(long, default_value_t = 2)]
+    point_size: u32,
+    /// Width in inches (replaces --width): PNG at --dpi, SVG at 96 px an
+    /// inch, PDF at 72 points an inch.
+    #[arg(long, requires = "height_in")]
+    width_in: Option<f64>,
+    /// Height in inches (replaces --height).
+    #[arg(long, requires = "width_in")]
+    height_in: Option<f64>,
+    /// Pixels an inch of a PNG sized in inches.
+    #[arg(long, default_value_t = 300)]
+    dpi: u32,
+}
+
+impl FigureOpts {
+    /// The picture's size in its format's units, and how many of them
+    /// make a point (fonts and marks are given in points when sized in
+    /// inches, in units otherwise).
+    fn size(&self, format: Format, width: u32, height: u32) -> Result<(u32, u32, f64)> {
+        let (Some(w), Some(h)) = (self.width_in, self.height_in) else {
+            return Ok((width, height, 1.0));
+        };
+        let per_inch = match format {
+            Format::Png => self.dpi as f64,
+            Format::Svg => 96.0,
+            Format::Pdf => 72.0,
+        };
+        let side = |inches: f64, flag: &str| -> Result<u32> {
+            let units = (inches * per_inch).round();
+            // NaN fails both tests.
+            if !(inches > 0.0 && (1.0..=u32::MAX as f64).contains(&units)) {
+                return Err(input(format!("--{flag} {inches}: not a usable size")));
+            }
+            Ok(units as u32)
+        };
+        Ok((side(w, "width-in")?, side(h, "height-in")?, per_inch / 72.0))
+    }
+}
+
+pub fn plot(args: PlotArgs) -> Result<ExitCode> {
+    let PlotArgs {
+        source,
+        to,
+        from,
+        output,
+        format,
+        width,
+        height,
+        log_x,
+        figure,
+        quiet,
+        engine,
+    } = args;
+    let format = match format {
+        Some(f) => Format::from_name(&f).expect("clap checked the format"),
+        None if is_stdout(&output) => return Err(input("-o - needs --format png, svg or pdf")),
+        None => Format::from_path(&output)?,
+    };
+    if is_stdout(&output) && format != Format::Svg && std::io::stdout().is_terminal() {
+        return Err(input(
+            "refusing to write a binary picture to a terminal; redirect standard output",
+        ));
+    }
+    let source = parse_source(&source)?;
+    let (width, height, per_point) = figure.size(format, width, height)?;
+    let scaled = |x: u32| ((x as f64 * per_point).round() as u32).max(1);
+    let to = to.map(|t| parse_to("to", &t)).transpose()?;
+    if to.is_none() && matches!(source, Source::Code(_)) {
+        return Err(input("--to is required when plotting a code"));
+    }
+    let mut opts = PlotOptions {
+        width,
+        height,
+        from: parse_to("from", &from)?,
+        // 0 until a file says how many values it holds.
+        to: to.unwrap_or(0),
+        log_x,
+        title: figure.title.clone().unwrap_or_default(),
+        xlabel: figure.xlabel.clone(),
+        ylabel: figure.ylabel.clone(),
+        font_size: scaled(figure.font_size),
+        point_size: scaled(figure.point_size),
+        ..PlotOptions::default()
+    };
+    if to.is_some() {
+        octal::plot::check(&opts, u64::MAX)?;
+    } else {
+        // Size and range are checked once the file's length is known.
+        octal::plot::check(
+            &PlotOptions {
+                to: opts.from + 1,
+                ..opts.clone()
+            },
+            u64::MAX,
+        )?;
+    }
+    if is_stdout(&output) {
+        let p = plot_source(source, &mut opts, format, quiet, &engine)?;
+        let mut out = std::io::stdout().lock();
+        out.write_all(&p.bytes)
+            .and_then(|()| out.flush())
+            .map_err(stdout_error)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Fail on an unwritable path before computing anything: the
+    // picture goes to a temporary file next to it, renamed into
+    // place once complete, so a full disk leaves no empty picture.
+    let tmp = plot_temp(&output)?;
+    let written = plot_source(source, &mut opts, format, quiet, &engine).and_then(|p| {
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&tmp)
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        f.write_all(&p.bytes)
+            .and_then(|()| f.sync_all())
+            .with_context(|| format!("writing {}", output.display()))?;
+        std::fs::rename(&tmp, &output)
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        Ok(p)
+    });
+    let picture = match written {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
+    if !quiet {
+        outln!(
+            "wrote {} ({}x{}, G({}..{}), {})",
+            output.display(),
+            width,
+            height,
+            opts.from,
+            opts.to,
+            if picture.every_point {
+                "every value"
+            } else {
+                "density per pixel column"
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A new, empty temporary file next to the picture `output`; refuses an
+/// `output` that exists and is not a regular file.
+fn plot_temp(output: &Path) -> Result<PathBuf> {
+    if let Ok(m) = std::fs::symlink_metadata(output) {
+        if !m.is_file() {
+            return Err(input(format!(
+                "{}: refusing to write: it exists and is not a regular file",
+                output.display()
+            )));
+        }
+    }
+    let name = output
+        .file_name()
+        .map_or("plot".into(), |n| n.to_string_lossy().into_owned());
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(tmp)
+}
+
+/// Gets the values of a plot and draws them.
+/// Most values read back to find a file's rare positions for a plot.
+const RINGS_MAX: u64 = 1 << 24;
+
+/// The rare positions below `to` of a sequence's values (a run's, a
+/// store's or a file's), for the plot's rings: a fresh sparse engine
+/// handed G(0..to) rebuilds its mask
+/// and rare list from them and computes nothing. Past [`RINGS_MAX`] values
+/// (64 MiB read back) none are drawn. The period is not redrawn here: a
+/// file's summary does not keep it.
+fn file_overlays(values: &dyn octal::plot::Values, code: &Code, to: u64) -> Result<Overlays> {
+    if to > RINGS_MAX || to == 0 {
+        return Ok(Overlays::default());
+    }
+    let mut g = vec![0u32; to as usize];
+    values.read(0, &mut g)?;
+    let Ok(mut engine) = EngineKind::Sparse.build_with(code, 1, Default::default()) else {
+        return Ok(Overlays::default());
+    };
+    engine.extend_u32(&mut g, to as usize).map_err(|o| {
+        anyhow::anyhow!(
+            "rebuilding the rare positions: value {} at {}",
+            o.value,
+            o.at
+        )
+    })?;
+    Ok(Overlays {
+        rare: engine.rare_positions(),
+        period: None,
+    })
+}
+
+fn plot_source(
+    source: Source,
+    opts: &mut PlotOptions,
+    format: Format,
+    quiet: bool,
+    engine: &EngineOpts,
+) -> Result<octal::plot::Picture> {
+    match source {
+        Source::Code(code) => {
+            let job = engine.job(code, opts.to)?;
+            let bar = progress_bar(job.to, quiet);
+            let outcome = run::run(&job, &mut |p| update(&bar, p))?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            if opts.title.is_empty() {
+                opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
+            }
+            if opts.from == 0 {
+                opts.max_value = Some(outcome.summary.max_value);
+            }
+            // Rings as for a store of the same values (the mask chosen
+            // from them all), so that both pictures are one.
+            let rings = file_overlays(&outcome.seq, &job.code, opts.to)?;
+            let overlays = Overlays {
+                rare: rings.rare,
+                period: outcome
+                    .summary
+                    .period
+                    .as_ref()
+                    .map(|p| octal::plot::Period {
+                        preperiod: p.preperiod,
+                        period: p.period,
+                    }),
+            };
+            let span = opts.to - opts.from;
+            let bar = progress_bar(span, quiet || span < 10_000_000);
+            let picture = octal::plot::render(&outcome.seq, opts, &overlays, format, &|done| {
+                if let Some(bar) = &bar {
+                    bar.set_position(done);
+                }
+            })?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(picture)
+        }
+        Source::File(path) => {
+            if opts.to == 0 {
+                opts.to = match seqfile::detect(&path)? {
+                    Some(Kind::Store) => Store::open(&path, false)?.good(),
+                    Some(Kind::SeqFile) => SeqFile::open(&path)?.count(),
+                    None => return Err(StoreError::Foreign(path).into()),
+                };
+            }
+            let bar = progress_bar(
+                opts.to - opts.from,
+                quiet || opts.to - opts.from < 10_000_000,
+            );
+            let progress = |done| {
+                if let Some(bar) = &bar {
+                    bar.set_position(done);
+                }
+            };
+            let picture = match seqfile::detect(&path)? {
+                Some(Kind::Store) => {
+                    let store = Store::open(&path, false)?;
+                    check_range(&path, opts.from, Some(opts.to), store.good())?;
+                    store.check_chunks_in(opts.from, opts.to)?;
+                    let cp = store.checkpoint();
+                    if opts.title.is_empty() {
+                        opts.title =
+                            format!("{}: G(n) for {} ≤ n < {}", store.code(), opts.from, opts.to);
+                    }
+                    if opts.from == 0 && cp.good == opts.to {
+                        opts.max_value = Some(cp.stats.max_value);
+                    }
+                    let overlays = file_overlays(&store, store.code(), opts.to)?;
+                    octal::plot::render(&store, opts, &overlays, format, &progress)?
+                }
+                Some(Kind::SeqFile) => {
+                    let file = SeqFile::open(&path)?;
+                    check_range(&path, opts.from, Some(opts.to), file.count())?;
+                    if opts.title.is_empty() {
+                        opts.title =
+                            format!("{}: G(n) for {} ≤ n < {}", file.code(), opts.from, opts.to);
+                    }
+                    if opts.from == 0 && file.count() == opts.to {
+                        opts.max_value = Some(file.header().max_value);
+                    }
+                    let overlays = file_overlays(&file, file.code(), opts.to)?;
+                    octal::plot::render(&file, opts, &overlays, format, &progress)?
+                }
+                None => return Err(StoreError::Foreign(path).into()),
+            };
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(picture)
+        }
+    }
+}

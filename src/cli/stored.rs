@@ -1,0 +1,98 @@
+//! The stored-run driver, written once: a run kept in a store, with its
+//! checkpoints, Ctrl-C and SIGTERM, its progress bar, and what it says when
+//! stopped. `run`, `resume`, family members and the games' long runs all
+//! go through [`drive`].
+
+use std::sync::atomic::AtomicUsize;
+
+use octal::stored::{run_stored, StoredOutcome};
+
+use super::prelude::*;
+
+/// Where `octal run CODE` keeps its values when no --store is given.
+pub fn default_store(code: &Code) -> PathBuf {
+    PathBuf::from("runs").join(format!("{code}.octal"))
+}
+
+/// Says on stderr when a store opened at its older checkpoint.
+pub fn warn_lost_slot(store: &Store) {
+    if let Some(lost) = octal::stored::lost_slot(store) {
+        eprintln!("octal: warning: {}: {lost}", store.path().display());
+    }
+}
+
+/// How a driven run ended.
+pub enum Driven {
+    /// To its target, or to a proven period.
+    Done(Box<Summary>),
+    /// Stopped by a signal, its checkpoint saved: the exit status
+    /// (128 + the signal) and why, in one line.
+    Stopped { status: u8, why: String },
+}
+
+/// Extends `store` by `job` (to a proven period when `stop_at_period`),
+/// checkpointing every `every` and when `stop` is set, showing progress on
+/// `bar` (cleared at the end).
+pub fn drive(
+    store: &mut Store,
+    job: &Job,
+    every: Duration,
+    stop: &AtomicUsize,
+    stop_at_period: bool,
+    bar: Option<ProgressBar>,
+) -> Result<Driven, StoreError> {
+    if let Some(bar) = &bar {
+        bar.set_position(store.good().min(job.to));
+    }
+    let outcome = run_stored(store, job, every, Some(stop), stop_at_period, &mut |p| {
+        update(&bar, p)
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let StoredOutcome { summary, ending } = outcome?;
+    Ok(match ending {
+        Ending::Stopped(status) => Driven::Stopped {
+            status: status as u8,
+            why: format!(
+                "interrupted: checkpoint saved at {} values in {}",
+                store.good(),
+                store.path().display()
+            ),
+        },
+        Ending::Done => Driven::Done(Box::new(summary)),
+    })
+}
+
+/// A run kept in `store`: progress, checkpoints, Ctrl-C, summary.
+pub fn stored_run(
+    mut store: Store,
+    job: Job,
+    opts: &StoreOpts,
+    report: Report,
+    keep_going: bool,
+    notation: &NotationOpts,
+) -> Result<ExitCode> {
+    let every = opts.every()?;
+    let stop = octal::stored::stop_on_signals().context("installing signal handlers")?;
+    warn_lost_slot(&store);
+    let bar = progress_bar(job.to, report.quiet || report.json);
+    let mut summary = match drive(&mut store, &job, every, &stop, !keep_going, bar)? {
+        Driven::Done(summary) => *summary,
+        Driven::Stopped { status, why } => {
+            let path = store.path().display();
+            eprintln!("octal: {why}; `octal resume {path}` continues");
+            return Ok(ExitCode::from(status));
+        }
+    };
+    notation.apply(&mut summary, store.view(0, store.good()))?;
+    print_summary(&summary, report.json)?;
+    if !report.json {
+        let path = store.path().display();
+        match summary.resumed_from {
+            Some(n) => outln!("store {path} (resumed from {n} values)"),
+            None => outln!("store {path}"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

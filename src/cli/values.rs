@@ -1,0 +1,129 @@
+//! `octal values`: G(n) for a range of n, of a code, a store or an
+//! exported file, one a line, as an OEIS b-file or as CSV.
+
+use super::prelude::*;
+
+#[derive(clap::Args)]
+pub struct ValuesArgs {
+    /// An octal code, or a store or exported sequence file.
+    pub code: String,
+    /// Required for a code; default for a file: all its values.
+    #[arg(long, allow_hyphen_values = true)]
+    pub to: Option<String>,
+    /// The first heap printed (values G(FROM) … G(TO−1)).
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    pub from: String,
+    /// plain (one value a line), bfile (OEIS b-file lines `n G(n)`) or
+    /// csv (a header `n,value`, then `n,G(n)` rows).
+    #[arg(long, default_value = "plain")]
+    pub format: octal::formats::Format,
+    /// b-files: the first n written (the OEIS octal-game entries mostly
+    /// start at 1, Grundy's game A002188 at 0; default: --from).
+    #[arg(long)]
+    pub offset: Option<u64>,
+    #[command(flatten)]
+    pub engine: EngineOpts,
+}
+
+pub fn values(args: ValuesArgs) -> Result<ExitCode> {
+    if Path::new(&args.code).is_file() {
+        return values_of_file(args);
+    }
+    let ValuesArgs {
+        code,
+        to,
+        from,
+        format,
+        offset,
+        engine,
+    } = args;
+    let code = parse_code(&code)?;
+    let Some(to) = to else {
+        return Err(input("--to is required when computing values of a code"));
+    };
+    let to = parse_to("to", &to)?;
+    let from = parse_to("from", &from)?;
+    if to == 0 {
+        return Err(JobError::Empty.into());
+    }
+    if from >= to {
+        return Err(input(format!("--from {from} must be below --to {to}")));
+    }
+    let job = engine.job(code, to)?;
+    // Stops once a period is proven: every later value is a lookup.
+    let outcome = run::run_until(&job, true, &mut |_| {})?;
+    let seq = &outcome.seq;
+    let known = outcome.summary.values;
+    let period = outcome.summary.period;
+    if let Some(p) = &period {
+        note_period(known, to - 1, p);
+    }
+    let stdout = std::io::stdout();
+    let mut out =
+        octal::formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
+    // Up to what was computed, the values as they are; beyond, a
+    // chunk at a time off the period.
+    let computed = to.min(known).max(from);
+    if from < computed {
+        out.write_seq(seq.view(from as usize, computed as usize))
+            .map_err(stdout_error)?;
+    }
+    let mut n = computed;
+    let mut chunk = Vec::with_capacity(1 << 16);
+    while n < to {
+        let end = (n + (1 << 16)).min(to);
+        chunk.clear();
+        chunk.extend((n..end).map(|i| seq.get(period.map_or(i, |p| p.first_index(i)) as usize)));
+        out.write(&chunk).map_err(stdout_error)?;
+        n = end;
+    }
+    drop(out.finish().map_err(stdout_error)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The values of a store or an exported file, read, not computed.
+fn values_of_file(args: ValuesArgs) -> Result<ExitCode> {
+    let ValuesArgs {
+        code,
+        to,
+        from,
+        format,
+        offset,
+        engine,
+    } = args;
+    let path = Path::new(&code);
+    let from = parse_to("from", &from)?;
+    let to = to.map(|to| parse_to("to", &to)).transpose()?;
+    let stdout = std::io::stdout();
+    let mut out =
+        octal::formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
+    let _ = engine; // values are read, not computed
+    match seqfile::detect(path)? {
+        Some(Kind::Store) => {
+            let store = Store::open(path, false)?;
+            warn_lost_slot(&store);
+            let to = check_range(path, from, to, store.good())?;
+            let mut at = from;
+            while at < to {
+                let end = (at + (1 << 20)).min(to);
+                store.check_chunks_in(at, end)?;
+                out.write_seq(store.view(at, end)).map_err(stdout_error)?;
+                at = end;
+            }
+        }
+        Some(Kind::SeqFile) => {
+            let file = SeqFile::open(path)?;
+            let to = check_range(path, from, to, file.count())?;
+            file.for_range(from, to, |v| {
+                out.write_seq(v).map_err(|error| StoreError::Io {
+                    path: "<stdout>".into(),
+                    what: "writing values",
+                    error,
+                })
+            })?;
+        }
+        None => return Err(StoreError::Foreign(path.to_owned()).into()),
+    }
+    drop(out.finish().map_err(stdout_error)?);
+    Ok(ExitCode::SUCCESS)
+}
