@@ -16,11 +16,9 @@ pub mod pdf;
 pub mod period;
 pub mod plot;
 pub mod run;
-pub mod seqfile;
 pub mod slurm;
 pub mod stats;
 pub mod store;
-pub mod stored;
 
 pub use code::{Code, CodeError};
 pub use engine::{compute, Engine, EngineKind};

@@ -61,7 +61,7 @@ impl Values for crate::store::Store {
     }
 }
 
-impl Values for crate::seqfile::SeqFile {
+impl Values for crate::store::seqfile::SeqFile {
     fn available(&self) -> u64 {
         self.count()
     }

@@ -124,7 +124,7 @@ pub enum SeqMut<'a> {
 }
 
 /// Where a run keeps its values: a [`Seq`] in memory, or a store on disk
-/// (see `stored.rs`). [`drive`] works over either.
+/// (see [`crate::store::checkpoint`]). [`drive`] works over either.
 pub trait Backing {
     type Error;
     /// `g[..end]` at the current width, growing the backing as needed

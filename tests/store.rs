@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use octal::engine::Reference;
 use octal::stats::Checksum;
+use octal::store::checkpoint::SplitMix;
 use octal::store::Store;
-use octal::stored::SplitMix;
 
 fn octal() -> Command {
     Command::new(env!("CARGO_BIN_EXE_octal"))
@@ -531,7 +531,7 @@ fn a_proven_period_stops_the_run_and_survives_resume_and_export() {
     // The export header carries the proven period.
     let file = dir.path().join("kayles.oseq");
     assert!(run(&["export", p(&store), "-o", p(&file)]).status.success());
-    let header = octal::seqfile::SeqFile::open(&file)
+    let header = octal::store::seqfile::SeqFile::open(&file)
         .unwrap()
         .header()
         .clone();

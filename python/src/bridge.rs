@@ -19,10 +19,10 @@ use octal::games::vertex_deletion::{self, Digraph, Variant};
 use octal::games::GameError;
 use octal::period::{self, Bound, Detector, Notation, Period};
 use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
-use octal::seqfile::{self, Kind, SeqFile};
 use octal::stats::Stats;
+use octal::store::checkpoint;
+use octal::store::seqfile::{self, Kind, SeqFile};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
-use octal::stored;
 
 pub use octal::code::Code;
 pub use octal::run::{Seq, SeqRef};
@@ -356,9 +356,10 @@ pub fn run_in_store(
     store::check_space(path, job.to, 2)?;
     let (mut store, _) = Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
     meter.set(store.good().min(job.to), job.to);
-    let outcome = stored::run_stored(&mut store, job, every, Some(stop), !keep_going, &mut |p| {
-        meter.set(p.done, p.to)
-    })?;
+    let outcome =
+        checkpoint::run_stored(&mut store, job, every, Some(stop), !keep_going, &mut |p| {
+            meter.set(p.done, p.to)
+        })?;
     Ok(Stored {
         summary: summary_json(&outcome.summary),
         stopped: matches!(outcome.ending, Ending::Stopped(_)),
@@ -435,7 +436,7 @@ impl Opened {
     /// For a store that opened at its older checkpoint: why.
     pub fn lost_slot(&self) -> Option<String> {
         match self {
-            Opened::Store(s, _) => stored::lost_slot(s),
+            Opened::Store(s, _) => checkpoint::lost_slot(s),
             Opened::File(_) => None,
         }
     }
@@ -505,7 +506,7 @@ impl Opened {
         let mut summary = match self {
             Opened::Store(s, _) => {
                 let cp = s.checkpoint();
-                let detector = stored::restore_detector(s);
+                let detector = checkpoint::restore_detector(s);
                 let mut summary = Summary::new(
                     s.code(),
                     &cp.stats,
@@ -565,7 +566,7 @@ impl Opened {
         let mut progress = |done, total| meter.set(done, total);
         Ok(match self {
             Opened::Store(s, _) => {
-                let v = stored::verify_store_with(s, k, seed, &mut progress);
+                let v = checkpoint::verify_store_with(s, k, seed, &mut progress);
                 Verified {
                     line: v.line,
                     problems: v.problems,
@@ -576,7 +577,7 @@ impl Opened {
                 let mut problems = f.problems();
                 if problems.is_empty() && k > 0 {
                     let all = f.read_all()?;
-                    for (i, have, want) in stored::recompute_with(
+                    for (i, have, want) in checkpoint::recompute_with(
                         f.code(),
                         all.view(0, all.len()),
                         k,

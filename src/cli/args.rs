@@ -52,7 +52,7 @@ impl EngineOpts {
 #[derive(clap::Args)]
 pub struct StoreOpts {
     /// Seconds between checkpoints (fractions allowed).
-    #[arg(long, default_value_t = octal::stored::CHECKPOINT_SECONDS, value_name = "SECS")]
+    #[arg(long, default_value_t = octal::store::checkpoint::CHECKPOINT_SECONDS, value_name = "SECS")]
     pub checkpoint_every: f64,
     /// Values per checksummed chunk of a new store.
     #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]

@@ -205,7 +205,7 @@ fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -
         bar.set_prefix("family");
         bar
     });
-    let stop = octal::stored::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let rows = octal::family::run_family(members, jobs, |_, member| {
         let path = out
             .join("stores")
@@ -266,7 +266,7 @@ fn run_member(
         }
         let (mut store, _) =
             Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES).map_err(fail)?;
-        let every = Duration::from_secs_f64(octal::stored::CHECKPOINT_SECONDS);
+        let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
         match drive(&mut store, &job, every, stop, !keep_going, bar.clone()).map_err(fail)? {
             Driven::Done(summary) => Ok(*summary),
             Driven::Stopped { why, .. } => Err(why),
@@ -350,7 +350,7 @@ fn family_member(
     // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
     // resumes when requeued.
     let path = octal::slurm::store_path(dir, index);
-    let stop = octal::stored::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let mut spec = manifest.run.clone();
     if let Some(t) = threads {
         spec.threads = t.max(1);

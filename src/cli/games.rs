@@ -98,8 +98,8 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     let job = engine.job(code.clone(), to)?;
     store::check_space(&path, to, 2)?;
     let (mut store, _) = Store::open_or_create(&path, code, to, DEFAULT_CHUNK_VALUES)?;
-    let stop = octal::stored::stop_on_signals()?;
-    let every = Duration::from_secs_f64(octal::stored::CHECKPOINT_SECONDS);
+    let stop = octal::store::checkpoint::stop_on_signals()?;
+    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
     let summary = match drive(
         &mut store,
         &job,

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::AtomicUsize;
 
-use octal::stored::{run_stored, StoredOutcome};
+use octal::store::checkpoint::{run_stored, StoredOutcome};
 
 use super::prelude::*;
 
@@ -16,7 +16,7 @@ pub fn default_store(code: &Code) -> PathBuf {
 
 /// Says on stderr when a store opened at its older checkpoint.
 pub fn warn_lost_slot(store: &Store) {
-    if let Some(lost) = octal::stored::lost_slot(store) {
+    if let Some(lost) = octal::store::checkpoint::lost_slot(store) {
         eprintln!("octal: warning: {}: {lost}", store.path().display());
     }
 }
@@ -74,7 +74,7 @@ pub fn stored_run(
     notation: &NotationOpts,
 ) -> Result<ExitCode> {
     let every = opts.every()?;
-    let stop = octal::stored::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     warn_lost_slot(&store);
     let bar = progress_bar(job.to, report.quiet || report.json);
     let mut summary = match drive(&mut store, &job, every, &stop, !keep_going, bar)? {

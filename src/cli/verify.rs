@@ -35,7 +35,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
     let verdict = match seqfile::detect(&path)? {
         Some(Kind::Store) => {
             let store = Store::open(&path, false)?;
-            octal::stored::verify_store_with(&store, recompute, seed, &mut |d, t| {
+            octal::store::checkpoint::verify_store_with(&store, recompute, seed, &mut |d, t| {
                 meter.update(d, t)
             })
         }
@@ -44,7 +44,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
             let mut problems = file.problems();
             if problems.is_empty() && recompute > 0 {
                 let all = file.read_all()?;
-                for (i, have, want) in octal::stored::recompute_with(
+                for (i, have, want) in octal::store::checkpoint::recompute_with(
                     file.code(),
                     all.view(0, all.len()),
                     recompute,
@@ -67,7 +67,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
                 file.frames(),
                 recompute.min(h.count)
             );
-            octal::stored::Verdict {
+            octal::store::checkpoint::Verdict {
                 line,
                 problems,
                 lost_slot: None,
@@ -76,7 +76,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
         None => return Err(StoreError::Foreign(path).into()),
     };
     meter.finish();
-    let octal::stored::Verdict {
+    let octal::store::checkpoint::Verdict {
         line,
         problems,
         lost_slot,

@@ -10,6 +10,14 @@
 //! state is *not* in, then fsyncs. Values below a checkpoint's count are
 //! never written again, so the older slot always stays usable.
 
+//!
+//! Beside the format: [`checkpoint`], the loop that extends a store and
+//! checkpoints it (signals, verification), and [`seqfile`], the compressed
+//! sequence files that `octal export` writes from a store.
+
+pub mod checkpoint;
+pub mod seqfile;
+
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::fs::{FileExt, MetadataExt};
