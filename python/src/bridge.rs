@@ -7,7 +7,6 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use octal::code::CodeError;
@@ -21,7 +20,6 @@ use octal::period::{self, Bound, Detector, Notation, Period};
 use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
 use octal::stats::Stats;
 use octal::store::checkpoint;
-use octal::store::seqfile::{self, Kind, SeqFile};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 
 pub use octal::code::Code;
@@ -367,142 +365,35 @@ pub fn run_in_store(
     })
 }
 
-/// A store or an exported sequence file, open for reading.
-pub enum Opened {
-    /// A store, and which of its chunks have been checked against their
-    /// checksums (each is checked once, when first read).
-    Store(Store, Mutex<Vec<bool>>),
-    File(SeqFile),
+pub use octal::store::Opened;
+
+/// What the Python side asks of an open store or file beyond the
+/// library's [`Opened`].
+pub trait OpenedExt {
+    /// The summary of the values held, as JSON (see the implementation).
+    fn summary(&self) -> Result<String>;
+    /// Writes G(from..to) to `out` in `format` (b-files from `offset`),
+    /// until `stop` becomes non-zero: false then, and `out` is removed.
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &self,
+        out: &Path,
+        format: &str,
+        from: u64,
+        to: u64,
+        offset: u64,
+        stop: &AtomicUsize,
+        meter: &Meter,
+    ) -> Result<bool>;
 }
 
-/// What a check of a store or file found.
-pub struct Verified {
-    pub line: String,
-    pub problems: Vec<String>,
-    pub lost_slot: Option<String>,
-}
-
-impl Opened {
-    pub fn open(path: &Path) -> Result<Opened> {
-        Ok(match seqfile::detect(path)? {
-            Some(Kind::Store) => {
-                let store = Store::open(path, false)?;
-                let chunks = store.good().div_ceil(store.chunk_values()) as usize;
-                Opened::Store(store, Mutex::new(vec![false; chunks]))
-            }
-            Some(Kind::SeqFile) => Opened::File(SeqFile::open(path)?),
-            None => return Err(StoreError::Foreign(path.to_owned()).into()),
-        })
-    }
-
-    /// `"store"` or `"export"`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Opened::Store(..) => "store",
-            Opened::File(_) => "export",
-        }
-    }
-
-    pub fn path(&self) -> &Path {
-        match self {
-            Opened::Store(s, _) => s.path(),
-            Opened::File(f) => f.path(),
-        }
-    }
-
-    pub fn code(&self) -> &Code {
-        match self {
-            Opened::Store(s, _) => s.code(),
-            Opened::File(f) => f.code(),
-        }
-    }
-
-    /// The values held: G(0), …, G(len−1).
-    pub fn len(&self) -> u64 {
-        match self {
-            Opened::Store(s, _) => s.good(),
-            Opened::File(f) => f.count(),
-        }
-    }
-
-    /// Bytes per value: 2 or 4.
-    pub fn width(&self) -> usize {
-        match self {
-            Opened::Store(s, _) => s.width(),
-            Opened::File(f) => f.header().width as usize,
-        }
-    }
-
-    /// For a store that opened at its older checkpoint: why.
-    pub fn lost_slot(&self) -> Option<String> {
-        match self {
-            Opened::Store(s, _) => checkpoint::lost_slot(s),
-            Opened::File(_) => None,
-        }
-    }
-
-    /// G(from..to) straight from a store's map, after checking the
-    /// checksums of the chunks they lie in; `None` for a compressed file.
-    pub fn view(&self, from: u64, to: u64) -> Result<Option<SeqRef<'_>>> {
-        match self {
-            Opened::Store(s, checked) => {
-                if from < to {
-                    let c = s.chunk_values();
-                    let mut checked = checked.lock().unwrap_or_else(|e| e.into_inner());
-                    let (mut i, last) = ((from / c) as usize, ((to - 1) / c) as usize);
-                    while i <= last {
-                        if checked[i] {
-                            i += 1;
-                            continue;
-                        }
-                        let mut j = i;
-                        while j <= last && !checked[j] {
-                            j += 1;
-                        }
-                        s.check_chunks_in(i as u64 * c, (j as u64 * c).min(s.good()))?;
-                        checked[i..j].fill(true);
-                        i = j;
-                    }
-                }
-                Ok(Some(s.view(from, to)))
-            }
-            Opened::File(_) => Ok(None),
-        }
-    }
-
-    /// G(from..to), copied out (decompressed and checked, for a file).
-    pub fn read(&self, from: u64, to: u64) -> Result<Seq> {
-        match self {
-            Opened::Store(..) => Ok(match self.view(from, to)?.expect("a store has a view") {
-                SeqRef::U16(v) => Seq::U16(v.to_vec()),
-                SeqRef::U32(v) => Seq::U32(v.to_vec()),
-            }),
-            Opened::File(f) => {
-                let n = (to - from) as usize;
-                let mut all = if f.header().width == 2 {
-                    Seq::U16(Vec::with_capacity(n))
-                } else {
-                    Seq::U32(Vec::with_capacity(n))
-                };
-                f.for_range(from, to, |piece| {
-                    match (&mut all, piece) {
-                        (Seq::U16(a), SeqRef::U16(p)) => a.extend_from_slice(p),
-                        (Seq::U32(a), SeqRef::U32(p)) => a.extend_from_slice(p),
-                        _ => unreachable!("frames have the header's width"),
-                    }
-                    Ok(())
-                })?;
-                Ok(all)
-            }
-        }
-    }
-
+impl OpenedExt for Opened {
     /// The summary of the values held, as JSON with the fields of `octal
     /// run --json` that the file records: statistics, period (proven or
     /// apparent, for a store), the seconds a store's runs took and the
     /// engine that wrote its last values. Fields a file does not record
     /// (threads, the sparse-space facts, the instruction set) are null.
-    pub fn summary(&self) -> Result<String> {
+    fn summary(&self) -> Result<String> {
         let mut summary = match self {
             Opened::Store(s, _) => {
                 let cp = s.checkpoint();
@@ -561,57 +452,8 @@ impl Opened {
         Ok(summary.to_string())
     }
 
-    /// What `octal verify PATH --recompute K --seed SEED` checks.
-    pub fn verify(&self, k: u64, seed: u64, meter: &Meter) -> Result<Verified> {
-        let mut progress = |done, total| meter.set(done, total);
-        Ok(match self {
-            Opened::Store(s, _) => {
-                let v = checkpoint::verify_store_with(s, k, seed, &mut progress);
-                Verified {
-                    line: v.line,
-                    problems: v.problems,
-                    lost_slot: v.lost_slot,
-                }
-            }
-            Opened::File(f) => {
-                let mut problems = f.problems();
-                if problems.is_empty() && k > 0 {
-                    let all = f.read_all()?;
-                    for (i, have, want) in checkpoint::recompute_with(
-                        f.code(),
-                        all.view(0, all.len()),
-                        k,
-                        seed,
-                        &mut progress,
-                    ) {
-                        problems.push(format!(
-                            "G({i}) is stored as {have} but the reference engine gives {want}"
-                        ));
-                    }
-                }
-                let h = f.header();
-                Verified {
-                    line: format!(
-                        "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
-                        f.path().display(),
-                        h.code,
-                        h.count,
-                        h.width,
-                        h.checksum,
-                        f.frames(),
-                        k.min(h.count)
-                    ),
-                    problems,
-                    lost_slot: None,
-                }
-            }
-        })
-    }
-
-    /// Writes G(from..to) to `out` in `format` (b-files from `offset`),
-    /// until `stop` becomes non-zero: false then, and `out` is removed.
     #[allow(clippy::too_many_arguments)]
-    pub fn write(
+    fn write(
         &self,
         out: &Path,
         format: &str,
@@ -622,45 +464,24 @@ impl Opened {
         meter: &Meter,
     ) -> Result<bool> {
         let mut w = FileWriter::create(out, format, from, offset)?;
-        let step = match self {
-            Opened::Store(..) => 1 << 20,
-            Opened::File(f) => f.header().frame_values,
-        };
-        let mut at = from;
-        while at < to {
+        let (mut stopped, mut done) = (false, 0);
+        let written = self.for_range(from, to, |piece| {
             if stop.load(Ordering::SeqCst) != 0 {
-                w.abandon();
-                return Ok(false);
+                stopped = true;
+                return Err(Error::Value("stopped".into()));
             }
-            // Pieces that end on frame boundaries, so each frame of a file
-            // is decompressed once.
-            let end = ((at / step + 1) * step).min(to);
-            let written = match self {
-                Opened::Store(s, _) => s
-                    .check_chunks_in(at, end)
-                    .map_err(Error::from)
-                    .and_then(|()| w.write_seq(s.view(at, end))),
-                Opened::File(f) => {
-                    let mut failed = None;
-                    let read = f.for_range(at, end, |piece| match w.write_seq(piece) {
-                        Ok(()) => Ok(()),
-                        Err(e) => {
-                            failed = Some(e);
-                            Err(StoreError::Interrupted(0))
-                        }
-                    });
-                    match (read, failed) {
-                        (_, Some(e)) => Err(e),
-                        (r, None) => r.map_err(Error::from),
-                    }
-                }
-            };
-            if let Err(e) = written {
-                w.abandon();
-                return Err(e);
-            }
-            meter.set(end - from, to - from);
-            at = end;
+            w.write_seq(piece)?;
+            done += piece.len() as u64;
+            meter.set(done, to - from);
+            Ok(())
+        });
+        if stopped {
+            w.abandon();
+            return Ok(false);
+        }
+        if let Err(e) = written {
+            w.abandon();
+            return Err(e);
         }
         w.finish()?;
         Ok(true)

@@ -24,7 +24,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
-use bridge::{Code, Error, Meter, Opened, Seq, SeqRef, Value};
+use bridge::{Code, Error, Meter, Opened, OpenedExt, Seq, SeqRef, Value};
 
 /// The exit status Ctrl-C asks a run for (128 + SIGINT), as the CLI uses.
 const EXIT_SIGINT: usize = 130;
@@ -55,9 +55,9 @@ trait OrRaise<T> {
     fn or_raise(self, py: Python<'_>) -> PyResult<T>;
 }
 
-impl<T> OrRaise<T> for Result<T, Error> {
+impl<T, E: Into<Error>> OrRaise<T> for Result<T, E> {
     fn or_raise(self, py: Python<'_>) -> PyResult<T> {
-        self.map_err(|e| py_err(py, e))
+        self.map_err(|e| py_err(py, e.into()))
     }
 }
 
@@ -490,7 +490,7 @@ impl PySequence {
     ) -> PyResult<(String, Vec<String>, Option<String>)> {
         let o = self.opened.clone();
         let outcome = supervise(py, progress, false, move |_, meter| {
-            o.verify(recompute, seed, meter)
+            o.verify(recompute, seed, &mut |done, total| meter.set(done, total))
         })?;
         match outcome {
             Outcome::Done(r) => {

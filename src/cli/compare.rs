@@ -98,25 +98,10 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
 fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Option<Period>)> {
     let path = Path::new(s);
     if path.is_file() {
-        let (code, values) = match seqfile::detect(path)? {
-            Some(Kind::Store) => {
-                let store = Store::open(path, false)?;
-                warn_lost_slot(&store);
-                let good = store.good();
-                store.check_chunks_in(0, good)?;
-                let v = store.view(0, good);
-                (
-                    store.code().clone(),
-                    (0..v.len()).map(|i| v.get(i)).collect(),
-                )
-            }
-            Some(Kind::SeqFile) => {
-                let file = SeqFile::open(path)?;
-                (file.code().clone(), file.read_all()?.to_u32())
-            }
-            None => return Err(StoreError::Foreign(path.to_owned()).into()),
-        };
-        let mut d = octal::period::Detector::new(&code);
+        let opened = open_saved(path)?;
+        let values = opened.read(0, opened.len())?.to_u32();
+        let code = opened.code();
+        let mut d = octal::period::Detector::new(code);
         d.feed(&values);
         return Ok((values, d.proven()));
     }

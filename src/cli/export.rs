@@ -46,14 +46,12 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
         frame_values,
         force,
     } = args;
-    if seqfile::detect(&path)? == Some(Kind::SeqFile) {
+    let Opened::Store(store, _) = open_saved(&path)? else {
         return Err(input(format!(
             "export takes a store; {} is already an exported sequence file",
             path.display()
         )));
-    }
-    let store = Store::open(&path, false)?;
-    warn_lost_slot(&store);
+    };
     let to = match to {
         Some(to) => {
             let to = parse_to("to", &to)?;

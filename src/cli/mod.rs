@@ -36,7 +36,7 @@ mod prelude {
     pub use octal::period::Period;
     pub use octal::run::{self, Ending, Job, JobError, SeqRef, Summary};
     pub use octal::store::seqfile::{self, Kind, SeqFile};
-    pub use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
+    pub use octal::store::{self, Opened, Store, StoreError, DEFAULT_CHUNK_VALUES};
 
     pub use super::args::*;
     pub use super::exit::*;

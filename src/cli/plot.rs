@@ -313,53 +313,34 @@ fn plot_source(
             Ok(picture)
         }
         Source::File(path) => {
+            let opened = open_saved(&path)?;
             if opts.to == 0 {
-                opts.to = match seqfile::detect(&path)? {
-                    Some(Kind::Store) => Store::open(&path, false)?.good(),
-                    Some(Kind::SeqFile) => SeqFile::open(&path)?.count(),
-                    None => return Err(StoreError::Foreign(path).into()),
-                };
+                opts.to = opened.len();
             }
+            check_range(&path, opts.from, Some(opts.to), opened.len())?;
+            // All the checksums at once, before drawing.
+            opened.view(opts.from, opts.to)?;
+            if opts.title.is_empty() {
+                opts.title = format!(
+                    "{}: G(n) for {} ≤ n < {}",
+                    opened.code(),
+                    opts.from,
+                    opts.to
+                );
+            }
+            if opts.from == 0 && opened.len() == opts.to {
+                opts.max_value = Some(opened.max_value());
+            }
+            let overlays = file_overlays(&opened, opened.code(), opts.to)?;
             let bar = progress_bar(
                 opts.to - opts.from,
                 quiet || opts.to - opts.from < 10_000_000,
             );
-            let progress = |done| {
+            let picture = octal::plot::render(&opened, opts, &overlays, format, &|done| {
                 if let Some(bar) = &bar {
                     bar.set_position(done);
                 }
-            };
-            let picture = match seqfile::detect(&path)? {
-                Some(Kind::Store) => {
-                    let store = Store::open(&path, false)?;
-                    check_range(&path, opts.from, Some(opts.to), store.good())?;
-                    store.check_chunks_in(opts.from, opts.to)?;
-                    let cp = store.checkpoint();
-                    if opts.title.is_empty() {
-                        opts.title =
-                            format!("{}: G(n) for {} ≤ n < {}", store.code(), opts.from, opts.to);
-                    }
-                    if opts.from == 0 && cp.good == opts.to {
-                        opts.max_value = Some(cp.stats.max_value);
-                    }
-                    let overlays = file_overlays(&store, store.code(), opts.to)?;
-                    octal::plot::render(&store, opts, &overlays, format, &progress)?
-                }
-                Some(Kind::SeqFile) => {
-                    let file = SeqFile::open(&path)?;
-                    check_range(&path, opts.from, Some(opts.to), file.count())?;
-                    if opts.title.is_empty() {
-                        opts.title =
-                            format!("{}: G(n) for {} ≤ n < {}", file.code(), opts.from, opts.to);
-                    }
-                    if opts.from == 0 && file.count() == opts.to {
-                        opts.max_value = Some(file.header().max_value);
-                    }
-                    let overlays = file_overlays(&file, file.code(), opts.to)?;
-                    octal::plot::render(&file, opts, &overlays, format, &progress)?
-                }
-                None => return Err(StoreError::Foreign(path).into()),
-            };
+            })?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }

@@ -15,10 +15,18 @@ pub fn default_store(code: &Code) -> PathBuf {
 }
 
 /// Says on stderr when a store opened at its older checkpoint.
-pub fn warn_lost_slot(store: &Store) {
-    if let Some(lost) = octal::store::checkpoint::lost_slot(store) {
-        eprintln!("octal: warning: {}: {lost}", store.path().display());
+fn warn_lost_slot(path: &Path, lost: Option<String>) {
+    if let Some(lost) = lost {
+        eprintln!("octal: warning: {}: {lost}", path.display());
     }
+}
+
+/// Opens a store or an exported file to read, saying on stderr when a
+/// store opened at its older checkpoint.
+pub fn open_saved(path: &Path) -> Result<Opened, StoreError> {
+    let opened = Opened::open(path)?;
+    warn_lost_slot(path, opened.lost_slot());
+    Ok(opened)
 }
 
 /// How a driven run ended.
@@ -75,7 +83,7 @@ pub fn stored_run(
 ) -> Result<ExitCode> {
     let every = opts.every()?;
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
-    warn_lost_slot(&store);
+    warn_lost_slot(store.path(), octal::store::checkpoint::lost_slot(&store));
     let bar = progress_bar(job.to, report.quiet || report.json);
     let mut summary = match drive(&mut store, &job, every, &stop, !keep_going, bar)? {
         Driven::Done(summary) => *summary,

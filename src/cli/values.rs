@@ -98,32 +98,9 @@ fn values_of_file(args: ValuesArgs) -> Result<ExitCode> {
     let mut out =
         octal::formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
     let _ = engine; // values are read, not computed
-    match seqfile::detect(path)? {
-        Some(Kind::Store) => {
-            let store = Store::open(path, false)?;
-            warn_lost_slot(&store);
-            let to = check_range(path, from, to, store.good())?;
-            let mut at = from;
-            while at < to {
-                let end = (at + (1 << 20)).min(to);
-                store.check_chunks_in(at, end)?;
-                out.write_seq(store.view(at, end)).map_err(stdout_error)?;
-                at = end;
-            }
-        }
-        Some(Kind::SeqFile) => {
-            let file = SeqFile::open(path)?;
-            let to = check_range(path, from, to, file.count())?;
-            file.for_range(from, to, |v| {
-                out.write_seq(v).map_err(|error| StoreError::Io {
-                    path: "<stdout>".into(),
-                    what: "writing values",
-                    error,
-                })
-            })?;
-        }
-        None => return Err(StoreError::Foreign(path.to_owned()).into()),
-    }
+    let opened = open_saved(path)?;
+    let to = check_range(path, from, to, opened.len())?;
+    opened.for_range(from, to, |v| out.write_seq(v).map_err(stdout_error))?;
     drop(out.finish().map_err(stdout_error)?);
     Ok(ExitCode::SUCCESS)
 }

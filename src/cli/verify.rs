@@ -32,49 +32,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let mut meter = RecomputeMeter::new(quiet);
-    let verdict = match seqfile::detect(&path)? {
-        Some(Kind::Store) => {
-            let store = Store::open(&path, false)?;
-            octal::store::checkpoint::verify_store_with(&store, recompute, seed, &mut |d, t| {
-                meter.update(d, t)
-            })
-        }
-        Some(Kind::SeqFile) => {
-            let file = SeqFile::open(&path)?;
-            let mut problems = file.problems();
-            if problems.is_empty() && recompute > 0 {
-                let all = file.read_all()?;
-                for (i, have, want) in octal::store::checkpoint::recompute_with(
-                    file.code(),
-                    all.view(0, all.len()),
-                    recompute,
-                    seed,
-                    &mut |d, t| meter.update(d, t),
-                ) {
-                    problems.push(format!(
-                        "G({i}) is stored as {have} but the reference engine gives {want}"
-                    ));
-                }
-            }
-            let h = file.header();
-            let line = format!(
-                "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
-                path.display(),
-                h.code,
-                h.count,
-                h.width,
-                h.checksum,
-                file.frames(),
-                recompute.min(h.count)
-            );
-            octal::store::checkpoint::Verdict {
-                line,
-                problems,
-                lost_slot: None,
-            }
-        }
-        None => return Err(StoreError::Foreign(path).into()),
-    };
+    let verdict = Opened::open(&path)?.verify(recompute, seed, &mut |d, t| meter.update(d, t))?;
     meter.finish();
     let octal::store::checkpoint::Verdict {
         line,

@@ -13,10 +13,14 @@
 //!
 //! Beside the format: [`checkpoint`], the loop that extends a store and
 //! checkpoints it (signals, verification), and [`seqfile`], the compressed
-//! sequence files that `octal export` writes from a store.
+//! sequence files that `octal export` writes from a store; [`Opened`]
+//! reads either kind.
 
 pub mod checkpoint;
+pub mod opened;
 pub mod seqfile;
+
+pub use opened::Opened;
 
 use std::fs::{self, File, OpenOptions};
 use std::io;

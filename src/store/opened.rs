@@ -1,0 +1,251 @@
+//! A sequence kept on disk, of either kind: a store or an exported
+//! sequence file. Whatever reads one (`octal values`, `plot`, `verify`,
+//! `compare`, Python's `octal.open`) opens it here and reads it the same
+//! way, and every value it hands out has been checked against its
+//! checksum first.
+
+use std::io;
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::code::Code;
+use crate::run::{Seq, SeqRef};
+use crate::store::checkpoint::{self, Verdict};
+use crate::store::seqfile::{self, Kind, SeqFile};
+use crate::store::{Store, StoreError};
+
+/// A store or an exported sequence file, open for reading.
+pub enum Opened {
+    /// A store, and which of its chunks have been checked against their
+    /// checksums (each is checked once, when first read).
+    Store(Store, Mutex<Vec<bool>>),
+    File(SeqFile),
+}
+
+/// Values per piece of a store handed to [`Opened::for_range`]'s callback.
+const STORE_PIECE: u64 = 1 << 20;
+
+impl Opened {
+    /// Opens `path`, a store (read-only) or an exported file, by its first
+    /// bytes; anything else is [`StoreError::Foreign`].
+    pub fn open(path: &Path) -> Result<Opened, StoreError> {
+        Ok(match seqfile::detect(path)? {
+            Some(Kind::Store) => {
+                let store = Store::open(path, false)?;
+                let chunks = store.good().div_ceil(store.chunk_values()) as usize;
+                Opened::Store(store, Mutex::new(vec![false; chunks]))
+            }
+            Some(Kind::SeqFile) => Opened::File(SeqFile::open(path)?),
+            None => return Err(StoreError::Foreign(path.to_owned())),
+        })
+    }
+
+    /// `"store"` or `"export"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Opened::Store(..) => "store",
+            Opened::File(_) => "export",
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        match self {
+            Opened::Store(s, _) => s.path(),
+            Opened::File(f) => f.path(),
+        }
+    }
+
+    pub fn code(&self) -> &Code {
+        match self {
+            Opened::Store(s, _) => s.code(),
+            Opened::File(f) => f.code(),
+        }
+    }
+
+    /// The values held: G(0), …, G(len−1).
+    pub fn len(&self) -> u64 {
+        match self {
+            Opened::Store(s, _) => s.good(),
+            Opened::File(f) => f.count(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per value: 2 or 4.
+    pub fn width(&self) -> usize {
+        match self {
+            Opened::Store(s, _) => s.width(),
+            Opened::File(f) => f.header().width as usize,
+        }
+    }
+
+    /// The largest of the values held.
+    pub fn max_value(&self) -> u32 {
+        match self {
+            Opened::Store(s, _) => s.checkpoint().stats.max_value,
+            Opened::File(f) => f.header().max_value,
+        }
+    }
+
+    /// For a store that opened at its older checkpoint: why.
+    pub fn lost_slot(&self) -> Option<String> {
+        match self {
+            Opened::Store(s, _) => checkpoint::lost_slot(s),
+            Opened::File(_) => None,
+        }
+    }
+
+    /// G(from..to) straight from a store's map, after checking the
+    /// checksums of the chunks they lie in; `None` for a compressed file.
+    pub fn view(&self, from: u64, to: u64) -> Result<Option<SeqRef<'_>>, StoreError> {
+        match self {
+            Opened::Store(s, checked) => {
+                if from < to {
+                    let c = s.chunk_values();
+                    let mut checked = checked.lock().unwrap_or_else(|e| e.into_inner());
+                    let (mut i, last) = ((from / c) as usize, ((to - 1) / c) as usize);
+                    while i <= last {
+                        if checked[i] {
+                            i += 1;
+                            continue;
+                        }
+                        let mut j = i;
+                        while j <= last && !checked[j] {
+                            j += 1;
+                        }
+                        s.check_chunks_in(i as u64 * c, (j as u64 * c).min(s.good()))?;
+                        checked[i..j].fill(true);
+                        i = j;
+                    }
+                }
+                Ok(Some(s.view(from, to)))
+            }
+            Opened::File(_) => Ok(None),
+        }
+    }
+
+    /// Hands G(from..to) to `f` piece by piece, in order, each piece
+    /// checked first: a store's in pieces of 2^20 values, a file's a frame
+    /// at a time (so each frame is decompressed once). The first error,
+    /// `f`'s or the reading's, ends it.
+    pub fn for_range<E: From<StoreError>>(
+        &self,
+        from: u64,
+        to: u64,
+        mut f: impl FnMut(SeqRef<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let step = match self {
+            Opened::Store(..) => STORE_PIECE,
+            Opened::File(file) => file.header().frame_values.max(1),
+        };
+        let mut at = from;
+        while at < to {
+            let end = ((at / step + 1) * step).min(to);
+            match self {
+                Opened::Store(..) => f(self.view(at, end)?.expect("a store has a view"))?,
+                Opened::File(file) => {
+                    let mut failed = None;
+                    let read = file.for_range(at, end, |piece| {
+                        f(piece).map_err(|e| {
+                            failed = Some(e);
+                            // Only ends the file's loop; `failed` is returned.
+                            StoreError::Interrupted(0)
+                        })
+                    });
+                    if let Some(e) = failed {
+                        return Err(e);
+                    }
+                    read?;
+                }
+            }
+            at = end;
+        }
+        Ok(())
+    }
+
+    /// G(from..to), copied out, in the width the values are kept in.
+    pub fn read(&self, from: u64, to: u64) -> Result<Seq, StoreError> {
+        let n = to.saturating_sub(from) as usize;
+        let mut all = if self.width() == 2 {
+            Seq::U16(Vec::with_capacity(n))
+        } else {
+            Seq::U32(Vec::with_capacity(n))
+        };
+        self.for_range(from, to, |piece| {
+            match (&mut all, piece) {
+                (Seq::U16(a), SeqRef::U16(p)) => a.extend_from_slice(p),
+                (Seq::U32(a), SeqRef::U32(p)) => a.extend_from_slice(p),
+                _ => unreachable!("pieces have the width of what holds them"),
+            }
+            Ok::<(), StoreError>(())
+        })?;
+        Ok(all)
+    }
+
+    /// Checks every checksum, and `k` values chosen at random by `seed`
+    /// against the reference engine (`progress(done, k)` as they go): what
+    /// `octal verify PATH --recompute K --seed SEED` reports.
+    pub fn verify(
+        &self,
+        k: u64,
+        seed: u64,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Verdict, StoreError> {
+        Ok(match self {
+            Opened::Store(s, _) => checkpoint::verify_store_with(s, k, seed, progress),
+            Opened::File(f) => {
+                let mut problems = f.problems();
+                if problems.is_empty() && k > 0 {
+                    let all = f.read_all()?;
+                    for (i, have, want) in checkpoint::recompute_with(
+                        f.code(),
+                        all.view(0, all.len()),
+                        k,
+                        seed,
+                        progress,
+                    ) {
+                        problems.push(format!(
+                            "G({i}) is stored as {have} but the reference engine gives {want}"
+                        ));
+                    }
+                }
+                let h = f.header();
+                Verdict {
+                    line: format!(
+                        "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
+                        f.path().display(),
+                        h.code,
+                        h.count,
+                        h.width,
+                        h.checksum,
+                        f.frames(),
+                        k.min(h.count)
+                    ),
+                    problems,
+                    lost_slot: None,
+                }
+            }
+        })
+    }
+}
+
+impl crate::plot::Values for Opened {
+    fn available(&self) -> u64 {
+        self.len()
+    }
+
+    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
+        let mut at = 0;
+        self.for_range(start, start + out.len() as u64, |piece| {
+            for i in 0..piece.len() {
+                out[at + i] = piece.get(i);
+            }
+            at += piece.len();
+            Ok::<(), StoreError>(())
+        })
+        .map_err(io::Error::other)
+    }
+}
