@@ -1,0 +1,417 @@
+//! The block pipeline. Heaps go in blocks: the far flags of a block are
+//! made first (with two threads, the next block's by the helper while
+//! this one is finished), then the block is finished heap by heap.
+//! [`Pace`] decides whether pipelining pays.
+//!
+//! Invariant: a block's far flags only use values of heaps before the
+//! block (or, pipelined, before the block before it); the pairs with
+//! partners inside that band wait for their values and are flagged heap
+//! by heap.
+
+use super::*;
+
+/// Heaps per tile when the pipeline hands the next block's flags out a
+/// tile at a time (0.6, two threads: 128 was slower, the balance coarser).
+pub(super) const CLAIM_HEAPS: usize = 64;
+/// Most heaps per block. The pairs of a rare heap with partners in the
+/// block itself (or, pipelined on two threads, in the block before) wait
+/// for their values and are flagged one heap at a time, at about twice the
+/// cost of the runs flagged for the whole block; their number grows with
+/// the block. 512 measured 6–10% faster than 4096 on 0.6 (one thread).
+pub(super) const MAX_BLOCK: usize = 512;
+/// Least heaps per worker in the parallel phase.
+pub(super) const MIN_TASK: usize = 128;
+/// With two threads, witness scans longer than a budget are checked by the
+/// second thread from this heap on (below it, rare positions still appear
+/// often, and each makes a deferred check fail and the block be redone).
+pub(super) const SPEC_FROM: usize = 1 << 15;
+/// Most pairs the main thread scans before deferring, and the least but
+/// none (a budget of 0 defers every scan the flagged rounds leave open).
+pub(super) const MAX_BUDGET: usize = 1 << 20;
+pub(super) const MIN_BUDGET: usize = 64;
+
+impl Sparse {
+    /// Computes a block of heaps from `n0` (at most up to `end`) with the
+    /// sparse-space method; returns where it stopped.
+    pub(super) fn sparse_block<V: Value>(
+        &mut self,
+        g: &mut [V],
+        n0: usize,
+        end: usize,
+        mask: Mask,
+    ) -> Result<usize, Overflow> {
+        let row = self.bound();
+        let w = row_words(row);
+        let b = self.block_len(n0, end, row);
+        self.prepare_classes(row, mask);
+        // The flags of this block: made ahead by the second thread while
+        // the previous block was computed, or now by every thread.
+        // (A block cut short by `end` takes the first rows of a longer one.)
+        let ahead = self
+            .ahead
+            .take()
+            .filter(|a| (a.n0, a.row, a.mask) == (n0, row, mask) && a.b >= b);
+        let made_ahead = ahead.is_some();
+        if made_ahead {
+            // Its runs were the next ones of the block before.
+            std::mem::swap(&mut self.block_runs, &mut self.next_runs);
+        }
+        let (mut flags, new_start, known_end, mut middle) = match ahead {
+            Some(mut a) => {
+                a.flags.truncate(b, w);
+                (a.flags, a.new_start, a.known_end, a.middle)
+            }
+            None => {
+                let mut flags = std::mem::take(&mut self.flags);
+                flags.reset(b, w);
+                (flags, self.state.rare.len(), 1, false)
+            }
+        };
+        // A block not made ahead has its pairs with partners before it
+        // flagged now, by every thread.
+        if !made_ahead {
+            middle = self.middle_in_tiles(n0 + b, row, n0);
+            self.flag_far(&mut flags, &g[..n0], n0, row, mask, middle);
+        }
+        self.middle_votes = 0;
+        // Then heap by heap. With two threads, the other one meanwhile
+        // checks the witness scans the previous block deferred and flags
+        // the next block's pairs with partners before this block: both
+        // need only the values before this block.
+        let (pre, post) = g.split_at_mut(n0);
+        let pre: &[V] = pre;
+        let spec = self.helper.is_some() && n0 >= self.spec_from && self.pace.pipelined(n0);
+        let budget = spec.then_some(self.budget);
+        let jobs = std::mem::take(&mut self.pending);
+        let (splits, halves) = (self.splits.clone(), self.halves);
+        let n1 = n0 + b;
+        // The next block is made ahead even past `end` (the caller's chunk,
+        // which may be a few blocks long): its flags need only G(..n0), and
+        // the next call starts with it. Up to the mask's next choice.
+        let horizon = self.state.next_choice;
+        let mut next = (spec && n1 < horizon).then(|| {
+            let b1 = self.block_len(n1, horizon, row);
+            let mut flags = std::mem::take(&mut self.spare_flags);
+            flags.reset(b1, w);
+            Ahead {
+                n0: n1,
+                b: b1,
+                row,
+                mask,
+                new_start: self.state.rare.len(),
+                known_end: n0,
+                middle: self.middle_in_tiles(n1 + b1, row, n0),
+                flags,
+            }
+        });
+        // Its far pairs as one list of runs, made here for all its tiles.
+        let mut next_runs = std::mem::take(&mut self.next_runs);
+        let checked = checks_pay::<V>(row, low_bytes(row, mask));
+        if let Some(a) = &next {
+            let rare = &self.state.rare;
+            let h1 = n1 + a.b;
+            far_runs(
+                pre,
+                1,
+                rare,
+                &splits,
+                halves,
+                n1,
+                h1,
+                checked,
+                &mut next_runs,
+            );
+        }
+        // The next block's flags, a tile at a time to whichever thread is
+        // free: the helper after its checks, this one after its heaps.
+        let per_tile = tile_heaps(row).min(CLAIM_HEAPS);
+        let class = self.class.clone();
+        let next_tiling = Tiling {
+            known: pre,
+            runs: &next_runs,
+            h0: n1,
+            row,
+            splits: &splits,
+            halves,
+            middle: next.as_ref().is_some_and(|a| a.middle),
+            class: &class,
+            mask,
+            i0: self.i0,
+            candidates: self.candidates,
+        };
+        let tiles: Vec<Mutex<(&mut [u64], &mut [u32])>> = match &mut next {
+            Some(a) => a.flags.tiles(per_tile, w).map(Mutex::new).collect(),
+            None => Vec::new(),
+        };
+        let claimed = AtomicUsize::new(0);
+        let fill_tiles = || loop {
+            let t = claimed.fetch_add(1, Ordering::Relaxed);
+            let Some(tile) = tiles.get(t) else { break };
+            let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
+            let (bits, lims) = &mut *tile;
+            flag_block(&next_tiling, bits, lims, t * per_tile);
+        };
+        let checks = Checks::new(pre, &jobs, &splits, halves);
+        let mut helper = self.helper.take();
+        let mut sequential = || {
+            let t = Instant::now();
+            if made_ahead && known_end < n0 {
+                // While the helper works, this thread flags the rest of the
+                // far pairs: those with a partner in the block before (the
+                // heap by heap gather would cost each heap a pass over every
+                // rare heap below two blocks).
+                let (rare, splits, halves) = (&self.state.rare, &self.splits[..], self.halves);
+                // Heap h's partner h − i − r lies at or after known_end only
+                // for r < h − known_end: the rest of the (sorted) list has no
+                // pair here, and skipping it saves a pass over every rare
+                // heap per tile.
+                let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
+                let band = &rare[..reach];
+                let runs = &mut self.runs;
+                far_runs(
+                    pre,
+                    known_end,
+                    band,
+                    splits,
+                    halves,
+                    n0,
+                    n0 + b,
+                    false,
+                    runs,
+                );
+                let band = Tiling {
+                    runs,
+                    h0: n0,
+                    middle: false,
+                    ..next_tiling
+                };
+                flag_block(&band, &mut flags.bits, &mut flags.lims, 0);
+            }
+            self.cursors.clear();
+            self.cursors.resize(self.splits.len(), 0);
+            let mut deferred = std::mem::take(&mut self.spare_pending);
+            deferred.clear();
+            let mut k = 0;
+            let result = loop {
+                if k == b {
+                    break Ok(n0 + k);
+                }
+                let (done, rest) = post.split_at_mut(k);
+                let parts = Parts { pre, post: done };
+                let v = self.sparse_value(
+                    parts,
+                    &flags.bits[k * w..(k + 1) * w],
+                    flags.lims[k],
+                    row,
+                    mask,
+                    new_start,
+                    budget.map(|b| (b, &mut deferred)),
+                    middle,
+                );
+                match fit(v, n0 + k) {
+                    Ok(x) => rest[0] = x,
+                    Err(e) => break Err(e),
+                }
+                self.note_new(n0 + k, v);
+                k += 1;
+                if v as usize >= row {
+                    // Later rows are too narrow for the new values.
+                    break Ok(n0 + k);
+                }
+            };
+            self.pending = deferred;
+            self.middle = 2 * self.middle_votes > b;
+            let heaps = t.elapsed();
+            checks.run();
+            fill_tiles();
+            (result, heaps, t.elapsed())
+        };
+        let (helped, (result, heaps, took)) = match &mut helper {
+            Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
+                let other = || {
+                    let t = Instant::now();
+                    checks.run();
+                    fill_tiles();
+                    t.elapsed()
+                };
+                // The block stays on this thread (and its cache); the other
+                // work goes to the helper.
+                let (helped, out) = helper.join(other, sequential);
+                (Some(helped), out)
+            }
+            _ => {
+                checks.run();
+                (None, sequential())
+            }
+        };
+        let failed = checks.failure();
+        self.spare_pending = jobs;
+        drop(tiles);
+        self.helper = helper;
+        self.ahead = next;
+        self.next_runs = next_runs;
+        // Balance the threads: the main one defers more of its witness
+        // scans when the helper ran out of work before the heaps were done,
+        // fewer when it did not. (Whatever is left of the checks and the
+        // next block's flags goes to whichever thread is free.)
+        if let Some(helped) = helped {
+            let idle = self.budget == 0;
+            let (h, m) = (helped.as_secs_f64(), took.as_secs_f64());
+            self.pace.record(h, m, idle, n0 + b);
+            if helped > heaps {
+                self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
+            } else if helped < heaps {
+                self.budget /= 2;
+                if self.budget < MIN_BUDGET {
+                    self.budget = 0;
+                }
+            }
+        }
+        self.spare_flags = std::mem::replace(&mut self.flags, flags);
+        match failed {
+            Some(bad) => Ok(self.roll_back(g, bad)),
+            None => result,
+        }
+    }
+
+    /// Whether the tiles of a block ending at `end` (rows of `row` bytes,
+    /// values `G(..known)` known when it is flagged) flag the first round
+    /// of every heap's witness scan: when the last block voted for it, the
+    /// rows are wide (narrow ones never take that round as flags) and every
+    /// pair of the round is known.
+    pub(super) fn middle_in_tiles(&self, end: usize, row: usize, known: usize) -> bool {
+        self.middle && row > 64 && middle_known(end, &self.splits, self.halves) <= known
+    }
+
+    /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.
+    pub(super) fn block_len(&self, n0: usize, end: usize, row: usize) -> usize {
+        (end - n0)
+            .min((n0 / 4).max(1))
+            .min((FLAG_BUDGET / row).max(1))
+            .min(MAX_BLOCK)
+    }
+}
+
+/// Whether pipelining the blocks pays, judged by how busy the helper is.
+/// A game whose heaps cost little beyond the work that must stay on the
+/// main thread (`.16`: small rows, few rare heaps, short scans) leaves the
+/// helper idle most of a block even when it takes every deferrable scan,
+/// and then the hand-overs cost more than they save: the blocks run on one
+/// thread for a while ([`Pace::SOLO`] heaps), then the pipeline is tried
+/// again.
+#[derive(Debug, Default)]
+pub(super) struct Pace {
+    /// Seconds the helper and the main thread were busy in the pipelined
+    /// blocks since the last verdict, and how many blocks.
+    pub(super) helper: f64,
+    pub(super) main: f64,
+    pub(super) blocks: u32,
+    /// No pipelining below this heap.
+    pub(super) solo_until: usize,
+}
+
+impl Pace {
+    /// Pipelined blocks per verdict.
+    const BLOCKS: u32 = 64;
+    /// Heaps on one thread after a verdict against the pipeline.
+    const SOLO: usize = 1 << 19;
+
+    /// Whether the block from `n0` should be pipelined.
+    pub(super) fn pipelined(&self, n0: usize) -> bool {
+        n0 >= self.solo_until
+    }
+
+    /// Records a pipelined block that ended at `n1`; `idle` says whether
+    /// the main thread already defers all it can.
+    pub(super) fn record(&mut self, helper: f64, main: f64, idle: bool, n1: usize) {
+        self.helper += helper;
+        self.main += main;
+        self.blocks += 1;
+        if self.blocks == Self::BLOCKS {
+            if idle && 3.0 * self.helper < self.main {
+                self.solo_until = n1 + Self::SOLO;
+            }
+            *self = Pace {
+                solo_until: self.solo_until,
+                ..Pace::default()
+            };
+        }
+    }
+}
+
+/// A block's flags made ahead: the pairs of the rare heaps
+/// `rare[..new_start]` with partners below `known_end`, for the `b` heaps
+/// from `n0`, in bit rows for the values below `row`, under `mask`.
+pub(super) struct Ahead {
+    pub(super) n0: usize,
+    pub(super) b: usize,
+    pub(super) row: usize,
+    pub(super) mask: Mask,
+    pub(super) new_start: usize,
+    pub(super) known_end: usize,
+    /// The first scan round of every heap is in `flags` too.
+    pub(super) middle: bool,
+    pub(super) flags: FarFlags,
+}
+
+/// Calls `f(lo, hi)` on the runs of the pairs `(a, m − a)`,
+/// `a0 ≤ a < a1`, cut where either run would cross the seam of `g`;
+/// stops (and returns true) as soon as `f` does.
+#[inline]
+pub(super) fn seam_pieces<V: Value>(
+    g: Parts<V>,
+    m: usize,
+    a0: usize,
+    a1: usize,
+    mut f: impl FnMut(&[V], &[V]) -> bool,
+) -> bool {
+    let s = g.pre.len();
+    let mut cuts = [a0, a1, a1, a1];
+    let mut k = 1;
+    for c in [s, (m + 1).saturating_sub(s)] {
+        if a0 < c && c < a1 {
+            cuts[k] = c;
+            k += 1;
+        }
+    }
+    cuts[..=k].sort_unstable();
+    for w in cuts[..=k].windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a < b && f(g.slice(a, b), g.slice(m + 1 - b, m + 1 - a)) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `Pace::BLOCKS` pipelined blocks ending at heap 1000 with the
+    /// given busy seconds per block.
+    fn verdict(helper: f64, main: f64, idle: bool) -> Pace {
+        let mut p = Pace::default();
+        for _ in 0..Pace::BLOCKS {
+            assert!(p.pipelined(1000));
+            p.record(helper, main, idle, 1000);
+        }
+        p
+    }
+
+    #[test]
+    fn an_idle_helper_sends_the_blocks_to_one_thread_for_a_while() {
+        let p = verdict(1.0, 4.0, true);
+        assert!(!p.pipelined(1000));
+        assert!(!p.pipelined(1000 + Pace::SOLO - 1));
+        assert!(p.pipelined(1000 + Pace::SOLO));
+    }
+
+    #[test]
+    fn a_busy_helper_or_one_that_could_take_more_keeps_the_pipeline() {
+        // Busy: a third of the main thread's time or more.
+        assert!(verdict(2.0, 4.0, true).pipelined(1000));
+        // Idle, but the main thread still keeps scans it could defer.
+        assert!(verdict(1.0, 4.0, false).pipelined(1000));
+    }
+}

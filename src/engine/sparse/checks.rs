@@ -1,0 +1,231 @@
+//! The deferred witness checks and the roll-back. With two threads, a
+//! witness scan longer than the budget is not finished before G(n) is
+//! taken to be `mo`: it is recorded ([`Deferred`]) and checked later, in
+//! parallel ([`Checks`]), before any value leaves the engine.
+//!
+//! Invariant: no value is final while a check it depends on is pending.
+//! A check that finds a witness missing gives the true G(n); everything
+//! after heap n is then recomputed ([`Sparse::roll_back`]), so a wrong
+//! guess costs time, never a wrong value.
+
+use super::*;
+
+impl Sparse {
+    /// A deferred check failed: G(n) = v, not the value taken. Everything
+    /// after heap n is recomputed, without deferring before 2n.
+    pub(super) fn roll_back<V: Value>(&mut self, g: &mut [V], (n, v): (usize, u32)) -> usize {
+        g[n] = V::from_u32(v);
+        self.pending.clear();
+        self.rebuild(&g[..n + 1]);
+        self.spec_from = self.spec_from.max(2 * (n + 1));
+        n + 1
+    }
+
+    /// Checks every deferred witness scan; on a failure, rolls back and
+    /// returns where to go on from.
+    pub(super) fn settle<V: Value>(&mut self, g: &mut [V]) -> Option<usize> {
+        let jobs = std::mem::take(&mut self.pending);
+        let (splits, halves) = (&self.splits[..], self.halves);
+        let known: &[V] = g;
+        let checks = Checks::new(known, &jobs, splits, halves);
+        match self.helper.as_mut() {
+            Some(helper) if jobs.len() > 1 => {
+                helper.join(|| checks.run(), || checks.run());
+            }
+            _ => checks.run(),
+        }
+        let failed = checks.failure();
+        failed.map(|bad| self.roll_back(g, bad))
+    }
+}
+
+/// Witness scans left open by the main thread: heap `n` was given the
+/// value `mo` on the condition that every value in its set has a witness
+/// among the pairs from scan round `round` on. A second thread checks them
+/// while the next block is computed; a failed check rolls the sequence
+/// back. The sets lie one after another in `words` (a block defers
+/// hundreds: an allocation each cost ~2% of the main thread's time).
+#[derive(Debug, Default)]
+pub(super) struct Deferred {
+    pub(super) scans: Vec<(usize, usize, Range<usize>)>,
+    pub(super) words: Vec<u64>,
+}
+
+impl Deferred {
+    pub(super) fn push(&mut self, n: usize, round: usize, set: &[u64]) {
+        let at = self.words.len();
+        self.words.extend_from_slice(set);
+        self.scans.push((n, round, at..self.words.len()));
+    }
+
+    /// Scan `j`: its heap, round and set.
+    pub(super) fn get(&self, j: usize) -> Option<(usize, usize, &[u64])> {
+        let (n, round, at) = self.scans.get(j)?;
+        Some((*n, *round, &self.words[at.clone()]))
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.scans.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.scans.is_empty()
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.scans.clear();
+        self.words.clear();
+    }
+}
+
+/// Deferred witness scans to check, a job at a time to whichever thread
+/// is free; each is checked against `g` (which holds at least G(0..n) of
+/// each). The first that fails in heap order gives its heap and true value
+/// (the least value left without a witness): the checks of later heaps may
+/// rest on that wrong value, so theirs do not count (and are skipped once
+/// the failure is known).
+pub(super) struct Checks<'a, V> {
+    pub(super) g: &'a [V],
+    pub(super) jobs: &'a Deferred,
+    pub(super) splits: &'a [usize],
+    pub(super) halves: Halves,
+    pub(super) next: AtomicUsize,
+    pub(super) failed: Mutex<Option<(usize, u32)>>,
+}
+
+impl<'a, V: Value> Checks<'a, V> {
+    pub(super) fn new(g: &'a [V], jobs: &'a Deferred, splits: &'a [usize], halves: Halves) -> Self {
+        Checks {
+            g,
+            jobs,
+            splits,
+            halves,
+            next: AtomicUsize::new(0),
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// Claims and checks jobs until none is left.
+    pub(super) fn run(&self) {
+        let failed_at = || {
+            let f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            f.map_or(usize::MAX, |(n, _)| n)
+        };
+        let mut set = Vec::new();
+        loop {
+            let j = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some((n, round, words)) = self.jobs.get(j) else {
+                break;
+            };
+            if failed_at() < n {
+                continue;
+            }
+            set.clear();
+            set.extend_from_slice(words);
+            let parts = Parts {
+                pre: self.g,
+                post: &[],
+            };
+            let (splits, halves) = (self.splits, self.halves);
+            if strike_witnessed(parts, n, splits, halves, &mut set, round, None) != Strike::Empty {
+                let v = least_member(&set).expect("values left");
+                let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+                if f.is_none_or(|(m, _)| n < m) {
+                    *f = Some((n, v));
+                }
+            }
+        }
+    }
+
+    /// The first failure in heap order, once every job has been run.
+    pub(super) fn failure(self) -> Option<(usize, u32)> {
+        self.failed.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Reference;
+
+    fn reference(code: &str, n: usize) -> Vec<u32> {
+        crate::compute(&mut Reference::new(&code.parse().unwrap()), n)
+    }
+
+    /// 0.6: remove one token, leaving one heap or splitting the rest in
+    /// two (split distance 1, equal halves allowed).
+    const SPLITS: &[usize] = &[1];
+    const HALVES: Halves = Halves {
+        unequal_splits: false,
+    };
+
+    /// The values below G(n) that some split pair (a, n − 1 − a) of 0.6
+    /// reaches, worked out pair by pair.
+    fn split_reached(g: &[u32], n: usize) -> Vec<u32> {
+        let mut v: Vec<u32> = (1..n.saturating_sub(1))
+            .map(|a| g[a] ^ g[n - 1 - a])
+            .filter(|&x| x < g[n])
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn bits(values: &[u32]) -> Vec<u64> {
+        let mut set = vec![0u64; 4];
+        for &v in values {
+            set[v as usize / 64] |= 1 << (v % 64);
+        }
+        set
+    }
+
+    fn run_checks(g: &[u32], jobs: &Deferred) -> Option<(usize, u32)> {
+        let checks = Checks::new(g, jobs, SPLITS, HALVES);
+        checks.run();
+        checks.failure()
+    }
+
+    #[test]
+    fn checks_pass_when_every_value_in_a_set_has_a_witness() {
+        let g = reference("0.6", 3000);
+        let mut jobs = Deferred::default();
+        for n in (2000..2999).step_by(7) {
+            jobs.push(n, 0, &bits(&split_reached(&g, n)));
+        }
+        assert!(jobs.len() > 100);
+        assert_eq!(run_checks(&g, &jobs), None);
+    }
+
+    #[test]
+    fn a_check_gives_the_first_heap_whose_guess_was_wrong_and_its_value() {
+        let g = reference("0.6", 3000);
+        // G(n) itself has no witness (it is the mex); a set holding it
+        // says the engine took a value above G(n).
+        let (n1, n2) = (2100, 2500);
+        let mut jobs = Deferred::default();
+        for n in [2600, n2, 2050, n1, 2900] {
+            let mut set = split_reached(&g, n);
+            if n == n1 || n == n2 {
+                set.push(g[n]);
+            }
+            jobs.push(n, 0, &bits(&set));
+        }
+        assert_eq!(run_checks(&g, &jobs), Some((n1, g[n1])));
+    }
+
+    #[test]
+    fn a_roll_back_recomputes_everything_after_the_heap_exactly() {
+        let want = reference("0.6", 6000);
+        let mut e = Sparse::new(&"0.6".parse().unwrap(), 1, MaskSpec::Auto).unwrap();
+        let mut g = vec![0u32; 6000];
+        e.extend(&mut g, 0).unwrap();
+        assert_eq!(g, want);
+        // As if heap 3999 and everything after it had been taken wrongly.
+        g[3999..].fill(1);
+        assert_eq!(e.roll_back(&mut g, (3999, want[3999])), 4000);
+        assert!(e.spec_from >= 8000, "no deferring before twice the heap");
+        assert_eq!(e.state.built, 4000);
+        e.extend(&mut g, 4000).unwrap();
+        assert_eq!(g, want);
+    }
+}
