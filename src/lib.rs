@@ -15,6 +15,7 @@ pub mod games;
 pub mod pdf;
 pub mod period;
 pub mod plot;
+pub mod report;
 pub mod run;
 pub mod slurm;
 pub mod stats;

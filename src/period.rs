@@ -144,6 +144,15 @@ impl Period {
             s + (n - s) % p
         }
     }
+
+    /// What a program says when it answers heaps from `known` on off this
+    /// period rather than by computing them.
+    pub fn read_off_note(&self, known: u64) -> String {
+        format!(
+            "values from n = {known} on are read off the proven period {} (preperiod {}, proven at {})",
+            self.period, self.preperiod, self.proven_at
+        )
+    }
 }
 
 /// One hash-found candidate period that has held since it was found.

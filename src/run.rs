@@ -100,6 +100,15 @@ impl SeqRef<'_> {
         }
     }
 
+    /// G(n) for any n, when these are G(0), G(1), …: one of them, or read
+    /// off `period` (which they must prove) past them; `None` past them
+    /// without a period.
+    pub fn answer(&self, n: u64, period: Option<&Period>) -> Option<u32> {
+        let len = self.len() as u64;
+        let i = if n < len { n } else { period?.first_index(n) };
+        (i < len).then(|| self.get(i as usize))
+    }
+
     /// Takes these values into `stats`, as the values that follow.
     pub fn push_stats(&self, stats: &mut Stats) {
         match self {

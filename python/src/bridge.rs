@@ -52,35 +52,18 @@ impl Error {
     }
 }
 
-impl From<CodeError> for Error {
-    fn from(e: CodeError) -> Error {
-        Error::Value(e.to_string())
-    }
+/// Errors of the library that are always bad input: `ValueError`.
+macro_rules! value_errors {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Error {
+            fn from(e: $t) -> Error {
+                Error::Value(e.to_string())
+            }
+        }
+    )*};
 }
 
-impl From<CountError> for Error {
-    fn from(e: CountError) -> Error {
-        Error::Value(e.to_string())
-    }
-}
-
-impl From<GameError> for Error {
-    fn from(e: GameError) -> Error {
-        Error::Value(e.to_string())
-    }
-}
-
-impl From<SparseError> for Error {
-    fn from(e: SparseError) -> Error {
-        Error::Value(e.to_string())
-    }
-}
-
-impl From<FormatError> for Error {
-    fn from(e: FormatError) -> Error {
-        Error::Value(e.to_string())
-    }
-}
+value_errors!(CodeError, CountError, GameError, SparseError, FormatError);
 
 impl From<JobError> for Error {
     fn from(e: JobError) -> Error {
@@ -289,6 +272,13 @@ impl InMemory {
 }
 
 /// The summary as the JSON object `octal run --json` prints.
+/// A summary, given as its JSON, in the words of `octal run`.
+pub fn summary_text(json: &str) -> Result<String> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| Error::Value(format!("not a summary: {e}")))?;
+    Ok(octal::report::human(&v))
+}
+
 pub fn summary_json(s: &Summary) -> String {
     serde_json::to_string(s).expect("a summary serialises")
 }
@@ -306,10 +296,7 @@ pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> Seq {
     let Some(p) = s.period.filter(|_| n > known) else {
         return drop_front(seq, start as usize);
     };
-    eprintln!(
-        "octal: values from n = {known} on are read off the proven period {} (preperiod {}, proven at {})",
-        p.period, p.preperiod, p.proven_at
-    );
+    eprintln!("octal: {}", p.read_off_note(known));
     let at = |i: u64| p.first_index(i) as usize;
     match &seq {
         Seq::U16(v) => Seq::U16((start..n).map(|i| v[at(i)]).collect()),

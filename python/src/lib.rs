@@ -297,6 +297,12 @@ fn max_count() -> u64 {
     bridge::MAX_COUNT
 }
 
+/// A summary (its JSON) in the words of `octal run`.
+#[pyfunction]
+fn summary_text(py: Python<'_>, json: &str) -> PyResult<String> {
+    bridge::summary_text(json).or_raise(py)
+}
+
 /// G(start), …, G(n−1) of `code` as a numpy array (uint16, or uint32 when
 /// a value needs it).
 #[pyfunction]
@@ -800,6 +806,7 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySequence>()?;
     m.add_function(wrap_pyfunction!(parse_count, m)?)?;
     m.add_function(wrap_pyfunction!(max_count, m)?)?;
+    m.add_function(wrap_pyfunction!(summary_text, m)?)?;
     m.add_function(wrap_pyfunction!(values, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;

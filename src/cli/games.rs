@@ -81,19 +81,9 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
         bar.finish_and_clear();
     }
     let known = outcome.seq.len() as u64;
-    if let Some(p) = &outcome.summary.period {
-        note_period(known, max, p);
-        return Ok(heaps
-            .iter()
-            .map(|&h| {
-                outcome
-                    .seq
-                    .get(if h < known { h } else { p.first_index(h) } as usize)
-            })
-            .collect());
-    }
-    if to <= known {
-        return Ok(heaps.iter().map(|&h| outcome.seq.get(h as usize)).collect());
+    let period = outcome.summary.period;
+    if period.is_some() || to <= known {
+        return answers(outcome.seq.view(0, known as usize), period.as_ref(), heaps);
     }
     let job = engine.job(code.clone(), to)?;
     store::check_space(&path, to, 2)?;
@@ -113,18 +103,23 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
             anyhow::bail!("{why}; run the same command again to continue (signal exit {status})")
         }
     };
-    let good = store.good();
-    let view = store.view(0, good);
-    if let Some(p) = &summary.period {
-        note_period(good, max, p);
+    answers(store.view(0, store.good()), summary.period.as_ref(), heaps)
+}
+
+/// G(h) for each heap: from `seq`, or read off `period` past it (and said
+/// so on stderr).
+fn answers(seq: SeqRef<'_>, period: Option<&Period>, heaps: &[u64]) -> Result<Vec<u32>> {
+    let known = seq.len() as u64;
+    if let (Some(p), Some(&last)) = (period, heaps.iter().max()) {
+        note_period(known, last, p);
     }
-    Ok(heaps
+    heaps
         .iter()
-        .map(|&h| match &summary.period {
-            Some(p) if h >= good => view.get(p.first_index(h) as usize),
-            _ => view.get(h as usize),
+        .map(|&h| {
+            seq.answer(h, period)
+                .ok_or_else(|| anyhow::anyhow!("heap {h} is past the {known} values computed"))
         })
-        .collect())
+        .collect()
 }
 
 /// Prints the result: one JSON object, or a line of context and then the

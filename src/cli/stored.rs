@@ -95,12 +95,5 @@ pub fn stored_run(
     };
     notation.apply(&mut summary, store.view(0, store.good()))?;
     print_summary(&summary, report.json)?;
-    if !report.json {
-        let path = store.path().display();
-        match summary.resumed_from {
-            Some(n) => outln!("store {path} (resumed from {n} values)"),
-            None => outln!("store {path}"),
-        }
-    }
     Ok(ExitCode::SUCCESS)
 }

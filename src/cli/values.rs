@@ -73,7 +73,10 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     while n < to {
         let end = (n + (1 << 16)).min(to);
         chunk.clear();
-        chunk.extend((n..end).map(|i| seq.get(period.map_or(i, |p| p.first_index(i)) as usize)));
+        for i in n..end {
+            let v = seq.view(0, known as usize).answer(i, period.as_ref());
+            chunk.push(v.ok_or_else(|| anyhow::anyhow!("G({i}) is past the values computed"))?);
+        }
         out.write(&chunk).map_err(stdout_error)?;
         n = end;
     }

@@ -291,55 +291,7 @@ class Summary:
 
     def __str__(self) -> str:
         """The summary in the words of ``octal run``."""
-        lines = []
-        head = f"{self.code}: {self.values} values"
-        if self.seconds is not None:
-            head += f" in {self.seconds:.3f} s"
-        facts = []
-        if self.values_per_second:
-            facts.append(f"{self.values_per_second:.0f} values/s")
-        if self.engine:
-            facts.append(f"engine {self.engine}")
-        if self.threads:
-            facts.append(f"{self.threads} thread{'' if self.threads == 1 else 's'}")
-        if self.isa:
-            facts.append(self.isa)
-        lines.append(head + (f" ({', '.join(facts)})" if facts else ""))
-        lines.append(
-            f"max value {self.max_value} (first at n={self.first_max_at}), "
-            f"{self.zeros} zero{'' if self.zeros == 1 else 's'} (n = 0 included), "
-            f"last value G({max(self.values - 1, 0)})={self.last_value}"
-        )
-        if self.rare_mask is not None:
-            last = "-" if self.last_rare_at is None else self.last_rare_at
-            rare = self.rare_positions or 0
-            with_0 = self.rare_positions_with_0
-            with_0 = f" ({with_0} with n = 0)" if with_0 is not None and with_0 != rare else ""
-            lines.append(
-                f"sparse space: mask 0x{self.rare_mask:x}, {rare} rare "
-                f"position{'' if rare == 1 else 's'}{with_0}, last at {last}"
-            )
-        notation = f": {self.period_notation}" if self.period_notation else ""
-        if self.period is not None:
-            lines.append(
-                f"periodic: period {self.period}, preperiod {self.preperiod}, proven at "
-                f"{self.proven_at} (bound {self.bound if self.bound is not None else self.proven_at})"
-                f"{notation}"
-            )
-        else:
-            line = ("no period can be proven for this game" if not self.period_provable
-                    else f"no period found up to {self.values}")
-            a = self.apparent_period
-            if a is not None:
-                needs = f", a proof needs {a.bound} values" if a.bound is not None else ""
-                over = self.values - a.preperiod
-                line += (f" (apparent period {a.period}, preperiod {a.preperiod}, holding over "
-                         f"the last {over} values{needs}){notation}")
-            lines.append(line)
-        lines.append(f"checksum {self.checksum} (FNV-1a-64 of the values as little-endian u32)")
-        if self.store:
-            lines.append(f"store {self.store}")
-        return "\n".join(lines)
+        return _octal.summary_text(json.dumps(self.json)).rstrip("\n")
 
 
 def run(

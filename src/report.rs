@@ -1,0 +1,158 @@
+//! A run's summary in words: what `octal run` prints, and what Python's
+//! `print(summary)` shows, written once. It reads the JSON form of the
+//! summary (`octal run --json`), so that a summary some of whose facts are
+//! unknown (a store's, an exported file's: no threads, no instruction set)
+//! leaves those out rather than inventing them.
+
+use serde_json::Value;
+
+/// The summary `s` (a [`crate::run::Summary`] as JSON) as lines of text,
+/// each ending in a newline.
+pub fn human(s: &Value) -> String {
+    let int = |k: &str| s.get(k).and_then(Value::as_u64);
+    let text = |k: &str| s.get(k).and_then(Value::as_str);
+    let values = int("values").unwrap_or(0);
+    let mut out = String::new();
+    let mut line = |l: String| {
+        out.push_str(&l);
+        out.push('\n');
+    };
+
+    let mut head = format!("{}: {values} values", text("code").unwrap_or("?"));
+    if let Some(secs) = s.get("seconds").and_then(Value::as_f64) {
+        head += &format!(" in {secs:.3} s");
+    }
+    let mut facts = Vec::new();
+    if let Some(rate) = s.get("values_per_second").and_then(Value::as_f64) {
+        facts.push(format!("{rate:.0} values/s"));
+    }
+    if let Some(engine) = text("engine").filter(|e| !e.is_empty()) {
+        facts.push(format!("engine {engine}"));
+    }
+    if let Some(t) = int("threads") {
+        facts.push(plural(t, "thread"));
+    }
+    if let Some(isa) = text("isa").filter(|i| !i.is_empty()) {
+        facts.push(isa.to_string());
+    }
+    if !facts.is_empty() {
+        head += &format!(" ({})", facts.join(", "));
+    }
+    line(head);
+
+    line(format!(
+        "max value {} (first at n={}), {} (n = 0 included), last value G({})={}",
+        int("max_value").unwrap_or(0),
+        int("first_max_at").unwrap_or(0),
+        plural(int("zeros").unwrap_or(0), "zero"),
+        values.saturating_sub(1),
+        int("last_value").unwrap_or(0)
+    ));
+
+    if let Some(mask) = int("rare_mask") {
+        let rare = int("rare_positions").unwrap_or(0);
+        let with_0 = int("rare_positions_with_0")
+            .filter(|&w| w != rare)
+            .map(|w| format!(" ({w} with n = 0)"))
+            .unwrap_or_default();
+        let last = int("last_rare_at").map_or("-".into(), |r| r.to_string());
+        line(format!(
+            "sparse space: mask 0x{mask:x}, {}{with_0}, last at {last}",
+            plural(rare, "rare position")
+        ));
+    }
+
+    let notation = text("period_notation")
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    let field = |p: &Value, k: &str| p.get(k).and_then(Value::as_u64);
+    match s.get("period").filter(|p| !p.is_null()) {
+        Some(p) => {
+            let proven_at = field(p, "proven_at").unwrap_or(0);
+            line(format!(
+                "periodic: period {}, preperiod {}, proven at {proven_at} (bound {}){notation}",
+                field(p, "period").unwrap_or(0),
+                field(p, "preperiod").unwrap_or(0),
+                field(p, "bound").unwrap_or(proven_at)
+            ));
+        }
+        None => {
+            let provable = s.get("period_provable").and_then(Value::as_bool) == Some(true);
+            let mut l = if provable {
+                format!("no period found up to {values}")
+            } else {
+                "no period can be proven for this game".to_string()
+            };
+            if let Some(a) = s.get("apparent_period").filter(|a| !a.is_null()) {
+                let preperiod = field(a, "preperiod").unwrap_or(0);
+                let needs = field(a, "bound")
+                    .map(|b| format!(", a proof needs {b} values"))
+                    .unwrap_or_default();
+                l += &format!(
+                    " (apparent period {}, preperiod {preperiod}, holding over the last {} values{needs}){notation}",
+                    field(a, "period").unwrap_or(0),
+                    values.saturating_sub(preperiod)
+                );
+            }
+            line(l);
+        }
+    }
+
+    line(format!(
+        "checksum {} (FNV-1a-64 of the values as little-endian u32)",
+        text("checksum").unwrap_or("?")
+    ));
+    if let Some(store) = text("store") {
+        match int("resumed_from") {
+            Some(n) => line(format!("store {store} (resumed from {n} values)")),
+            None => line(format!("store {store}")),
+        }
+    }
+    out
+}
+
+/// `1 zero`, `14 zeros`.
+pub fn plural(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_facts_are_left_out_and_known_ones_said() {
+        // An exported file's summary: no seconds, engine, threads or ISA.
+        let file = serde_json::json!({
+            "code": "0.07", "values": 100, "seconds": null, "values_per_second": null,
+            "engine": null, "threads": null, "isa": null, "max_value": 4,
+            "first_max_at": 50, "zeros": 1, "last_value": 2, "checksum": "00ff",
+            "period": {"period": 34, "preperiod": 53, "proven_at": 97},
+            "period_provable": true, "store": "s.octal", "resumed_from": 40
+        });
+        assert_eq!(
+            human(&file),
+            "0.07: 100 values\n\
+             max value 4 (first at n=50), 1 zero (n = 0 included), last value G(99)=2\n\
+             periodic: period 34, preperiod 53, proven at 97 (bound 97)\n\
+             checksum 00ff (FNV-1a-64 of the values as little-endian u32)\n\
+             store s.octal (resumed from 40 values)\n"
+        );
+        let run = serde_json::json!({
+            "code": "0.6", "values": 10, "seconds": 0.5, "values_per_second": 20.0,
+            "engine": "sparse", "threads": 1, "isa": "scalar", "max_value": 3,
+            "first_max_at": 9, "zeros": 2, "last_value": 3, "checksum": "ab",
+            "rare_mask": 494, "rare_positions": 1, "rare_positions_with_0": 2,
+            "last_rare_at": 7, "period": null, "period_provable": true,
+            "apparent_period": {"period": 2, "preperiod": 4, "bound": 40}
+        });
+        assert_eq!(
+            human(&run),
+            "0.6: 10 values in 0.500 s (20 values/s, engine sparse, 1 thread, scalar)\n\
+             max value 3 (first at n=9), 2 zeros (n = 0 included), last value G(9)=3\n\
+             sparse space: mask 0x1ee, 1 rare position (2 with n = 0), last at 7\n\
+             no period found up to 10 (apparent period 2, preperiod 4, holding over the last 6 values, a proof needs 40 values)\n\
+             checksum ab (FNV-1a-64 of the values as little-endian u32)\n"
+        );
+    }
+}
