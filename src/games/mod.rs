@@ -35,24 +35,24 @@ pub enum GameError {
     BadPaths(String),
 }
 
-/// The smallest value not in a set of values below 256.
+/// The values of a position's options (all below 256), for their mex: a
+/// bitvec array on the stack.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Seen([u64; 4]);
+pub(crate) struct Seen(bitvec::BitArr!(for 256, in u64));
 
 impl Seen {
     #[inline]
     pub(crate) fn insert(&mut self, v: u8) {
-        self.0[(v >> 6) as usize] |= 1u64 << (v & 63);
+        self.0.set(v as usize, true);
     }
 
+    /// The smallest value not in the set.
     #[inline]
     pub(crate) fn mex(&self) -> u8 {
-        for (i, w) in self.0.iter().enumerate() {
-            if *w != u64::MAX {
-                return (i as u32 * 64 + w.trailing_ones()) as u8;
-            }
-        }
-        unreachable!("a position with at most 128 squares has fewer than 256 options values")
+        self.0
+            .first_zero()
+            .expect("a position with at most 128 squares has fewer than 256 option values")
+            as u8
     }
 }
 
