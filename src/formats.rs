@@ -21,7 +21,7 @@ use std::str::FromStr;
 use octal_kernels::Value;
 use thiserror::Error;
 
-use crate::run::SeqRef;
+use crate::seq::SeqRef;
 
 /// How values are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -17,6 +17,7 @@ pub mod period;
 pub mod plot;
 pub mod report;
 pub mod run;
+pub mod seq;
 pub mod slurm;
 pub mod stats;
 pub mod store;

@@ -20,7 +20,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::run::Seq;
+use crate::seq::Seq;
 
 /// Up to this many values every point is drawn; beyond, per-column density.
 pub const POINT_LIMIT: u64 = 50_000;

@@ -23,7 +23,7 @@ use octal::store::checkpoint;
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 
 pub use octal::code::Code;
-pub use octal::run::{Seq, SeqRef};
+pub use octal::seq::{Seq, SeqRef};
 pub use octal_kernels::Value;
 
 /// What goes wrong, sorted by the Python exception it becomes.

@@ -81,16 +81,23 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
         r => r?,
     };
     outln!(
-        "exported {} values of {} to {}: {} ({} raw, ratio {:.1}) in {:.2} s",
-        e.values,
-        store.code(),
-        output.display(),
-        run::human_bytes(e.bytes),
-        run::human_bytes(e.raw_bytes),
-        e.raw_bytes as f64 / e.bytes.max(1) as f64,
-        start.elapsed().as_secs_f64()
+        "{}",
+        exported(&e, &store, &output.display().to_string(), start)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The closing line of an export to `dest`.
+fn exported(e: &seqfile::Exported, store: &Store, dest: &str, start: Instant) -> String {
+    format!(
+        "exported {} values of {} to {dest}: {} ({} raw, ratio {:.1}) in {:.2} s",
+        e.values,
+        store.code(),
+        store::human_bytes(e.bytes),
+        store::human_bytes(e.raw_bytes),
+        e.raw_bytes as f64 / e.bytes.max(1) as f64,
+        start.elapsed().as_secs_f64()
+    )
 }
 
 /// `octal export STORE -o -`: the sequence file streamed to standard
@@ -118,15 +125,7 @@ fn export_to_stdout(
         }
         r => r?,
     };
-    eprintln!(
-        "exported {} values of {} to standard output: {} ({} raw, ratio {:.1}) in {:.2} s",
-        e.values,
-        store.code(),
-        run::human_bytes(e.bytes),
-        run::human_bytes(e.raw_bytes),
-        e.raw_bytes as f64 / e.bytes.max(1) as f64,
-        start.elapsed().as_secs_f64()
-    );
+    eprintln!("{}", exported(&e, store, "standard output", start));
     Ok(ExitCode::SUCCESS)
 }
 

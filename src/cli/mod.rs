@@ -34,7 +34,8 @@ mod prelude {
     pub use octal::code::Code;
     pub use octal::engine::EngineKind;
     pub use octal::period::Period;
-    pub use octal::run::{self, Ending, Job, JobError, SeqRef, Summary};
+    pub use octal::run::{self, Ending, Job, JobError, Summary};
+    pub use octal::seq::SeqRef;
     pub use octal::store::seqfile::{self, Kind, SeqFile};
     pub use octal::store::{self, Opened, Store, StoreError, DEFAULT_CHUNK_VALUES};
 

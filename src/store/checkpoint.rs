@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use crate::code::Code;
 use crate::engine::{EngineInfo, Reference};
 use crate::period::Detector;
-use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, SeqMut, SeqRef, Summary};
+use crate::run::{drive, feed, Backing, Control, Ending, Job, Progress, Summary};
+use crate::seq::{SeqMut, SeqRef};
 use crate::stats::Stats;
 use crate::store::{Checkpoint, Store, StoreError};
 
@@ -351,7 +352,7 @@ pub fn verify_store_with(
 mod tests {
     use super::*;
     use crate::engine::{fit, EngineInfo, Overflow};
-    use crate::run::Seq;
+    use crate::seq::Seq;
     use octal_kernels::Value;
 
     /// G(n) = 20n: overflows u16 at n = 3277, so runs must widen.

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::code::Code;
-use crate::run::{human_bytes, SeqMut, SeqRef};
+use crate::seq::{SeqMut, SeqRef};
 use crate::stats::{Checksum, Stats};
 
 #[cfg(target_endian = "big")]
@@ -1140,5 +1140,21 @@ impl Store {
             at = end;
         }
         stats
+    }
+}
+
+/// Human-readable byte counts ("1.5 GiB").
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
     }
 }

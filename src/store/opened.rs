@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use crate::code::Code;
-use crate::run::{Seq, SeqRef};
+use crate::seq::{Seq, SeqRef};
 use crate::store::checkpoint::{self, Verdict};
 use crate::store::seqfile::{self, Kind, SeqFile};
 use crate::store::{Store, StoreError};

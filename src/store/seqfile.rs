@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::code::Code;
-use crate::run::{Seq, SeqMut, SeqRef};
+use crate::seq::{Seq, SeqMut, SeqRef};
 use crate::stats::{Checksum, Stats};
 use crate::store::{Checkpoint, Dec, Enc, Store, StoreError};
 
