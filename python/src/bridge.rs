@@ -354,125 +354,106 @@ pub fn run_in_store(
 
 pub use octal::store::Opened;
 
-/// What the Python side asks of an open store or file beyond the
-/// library's [`Opened`].
-pub trait OpenedExt {
-    /// The summary of the values held, as JSON (see the implementation).
-    fn summary(&self) -> Result<String>;
-    /// Writes G(from..to) to `out` in `format` (b-files from `offset`),
-    /// until `stop` becomes non-zero: false then, and `out` is removed.
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &self,
-        out: &Path,
-        format: &str,
-        from: u64,
-        to: u64,
-        offset: u64,
-        stop: &AtomicUsize,
-        meter: &Meter,
-    ) -> Result<bool>;
+/// The summary of the values held, as JSON with the fields of `octal
+/// run --json` that the file records: statistics, period (proven or
+/// apparent, for a store), the seconds a store's runs took and the
+/// engine that wrote its last values. Fields a file does not record
+/// (threads, the sparse-space facts, the instruction set) are null.
+pub fn summary(o: &Opened) -> Result<String> {
+    let mut summary = match o {
+        Opened::Store(s, _) => {
+            let cp = s.checkpoint();
+            let detector = checkpoint::restore_detector(s);
+            let mut summary = Summary::new(
+                s.code(),
+                &cp.stats,
+                cp.seconds,
+                s.width(),
+                EngineInfo::default(),
+            );
+            summary.set_period(&detector, s.view(0, cp.good));
+            summary.store = Some(s.path().display().to_string());
+            let mut json = serde_json::to_value(&summary).expect("a summary serialises");
+            json["engine"] = cp.engine.clone().into();
+            json["target"] = cp.target.into();
+            json
+        }
+        Opened::File(f) => {
+            let h = f.header();
+            let stats = f.stats();
+            let mut summary = Summary::new(
+                f.code(),
+                &stats,
+                0.0,
+                h.width as usize,
+                EngineInfo::default(),
+            );
+            summary.period_provable = period_provable(f.code());
+            summary.period = h
+                .period
+                .clone()
+                .and_then(|p| serde_json::from_value::<Period>(p).ok());
+            if let Some(p) = summary.period {
+                let end = (p.preperiod + p.period).min(f.count());
+                if end <= 200 {
+                    let first = o.read(0, end)?;
+                    let style = |style| match first.view(0, first.len()) {
+                        SeqRef::U16(v) => period::notation(v, &p, 200, style),
+                        SeqRef::U32(v) => period::notation(v, &p, 200, style),
+                    };
+                    summary.period_notation = style(Notation::Text);
+                    summary.period_notation_latex = style(Notation::Latex);
+                }
+            }
+            let mut json = serde_json::to_value(&summary).expect("a summary serialises");
+            for unknown in ["engine", "seconds", "values_per_second"] {
+                json[unknown] = serde_json::Value::Null;
+            }
+            json
+        }
+    };
+    for unknown in ["threads", "isa"] {
+        summary[unknown] = serde_json::Value::Null;
+    }
+    Ok(summary.to_string())
 }
 
-impl OpenedExt for Opened {
-    /// The summary of the values held, as JSON with the fields of `octal
-    /// run --json` that the file records: statistics, period (proven or
-    /// apparent, for a store), the seconds a store's runs took and the
-    /// engine that wrote its last values. Fields a file does not record
-    /// (threads, the sparse-space facts, the instruction set) are null.
-    fn summary(&self) -> Result<String> {
-        let mut summary = match self {
-            Opened::Store(s, _) => {
-                let cp = s.checkpoint();
-                let detector = checkpoint::restore_detector(s);
-                let mut summary = Summary::new(
-                    s.code(),
-                    &cp.stats,
-                    cp.seconds,
-                    s.width(),
-                    EngineInfo::default(),
-                );
-                summary.set_period(&detector, s.view(0, cp.good));
-                summary.store = Some(s.path().display().to_string());
-                let mut json = serde_json::to_value(&summary).expect("a summary serialises");
-                json["engine"] = cp.engine.clone().into();
-                json["target"] = cp.target.into();
-                json
-            }
-            Opened::File(f) => {
-                let h = f.header();
-                let stats = f.stats();
-                let mut summary = Summary::new(
-                    f.code(),
-                    &stats,
-                    0.0,
-                    h.width as usize,
-                    EngineInfo::default(),
-                );
-                summary.period_provable = period_provable(f.code());
-                summary.period = h
-                    .period
-                    .clone()
-                    .and_then(|p| serde_json::from_value::<Period>(p).ok());
-                if let Some(p) = summary.period {
-                    let end = (p.preperiod + p.period).min(f.count());
-                    if end <= 200 {
-                        let first = self.read(0, end)?;
-                        let style = |style| match first.view(0, first.len()) {
-                            SeqRef::U16(v) => period::notation(v, &p, 200, style),
-                            SeqRef::U32(v) => period::notation(v, &p, 200, style),
-                        };
-                        summary.period_notation = style(Notation::Text);
-                        summary.period_notation_latex = style(Notation::Latex);
-                    }
-                }
-                let mut json = serde_json::to_value(&summary).expect("a summary serialises");
-                for unknown in ["engine", "seconds", "values_per_second"] {
-                    json[unknown] = serde_json::Value::Null;
-                }
-                json
-            }
-        };
-        for unknown in ["threads", "isa"] {
-            summary[unknown] = serde_json::Value::Null;
+/// Writes G(from..to) of `o` to `out` in `format` (b-files from
+/// `offset`), until `stop` becomes non-zero: false then, and `out` is
+/// removed.
+#[allow(clippy::too_many_arguments)]
+pub fn write(
+    o: &Opened,
+    out: &Path,
+    format: &str,
+    from: u64,
+    to: u64,
+    offset: u64,
+    stop: &AtomicUsize,
+    meter: &Meter,
+) -> Result<bool> {
+    let mut w = FileWriter::create(out, format, from, offset)?;
+    let (mut stopped, mut done) = (false, 0);
+    let written = o.for_range(from, to, |piece| {
+        if stop.load(Ordering::SeqCst) != 0 {
+            stopped = true;
+            return Err(Error::Value("stopped".into()));
         }
-        Ok(summary.to_string())
+        w.write_seq(piece)?;
+        done += piece.len() as u64;
+        meter.set(done, to - from);
+        Ok(())
+    });
+    if stopped {
+        w.abandon();
+        return Ok(false);
     }
-
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &self,
-        out: &Path,
-        format: &str,
-        from: u64,
-        to: u64,
-        offset: u64,
-        stop: &AtomicUsize,
-        meter: &Meter,
-    ) -> Result<bool> {
-        let mut w = FileWriter::create(out, format, from, offset)?;
-        let (mut stopped, mut done) = (false, 0);
-        let written = self.for_range(from, to, |piece| {
-            if stop.load(Ordering::SeqCst) != 0 {
-                stopped = true;
-                return Err(Error::Value("stopped".into()));
-            }
-            w.write_seq(piece)?;
-            done += piece.len() as u64;
-            meter.set(done, to - from);
-            Ok(())
-        });
-        if stopped {
-            w.abandon();
-            return Ok(false);
-        }
-        if let Err(e) = written {
-            w.abandon();
-            return Err(e);
-        }
-        w.finish()?;
-        Ok(true)
+    if let Err(e) = written {
+        w.abandon();
+        return Err(e);
     }
+    w.finish()?;
+    Ok(true)
 }
 
 /// Values written to a file in one of the text formats, piece by piece.

@@ -24,7 +24,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
-use bridge::{Code, Error, Meter, Opened, OpenedExt, Seq, SeqRef, Value};
+use bridge::{Code, Error, Meter, Opened, Seq, SeqRef, Value};
 
 /// The exit status Ctrl-C asks a run for (128 + SIGINT), as the CLI uses.
 const EXIT_SIGINT: usize = 130;
@@ -481,7 +481,7 @@ impl PySequence {
     /// The summary of the values held, as JSON.
     fn summary_json(&self, py: Python<'_>) -> PyResult<String> {
         let o = &self.opened;
-        py.detach(|| o.summary()).or_raise(py)
+        py.detach(|| bridge::summary(o)).or_raise(py)
     }
 
     /// Checks the values against their checksums (and `recompute` of them
@@ -524,7 +524,7 @@ impl PySequence {
         let o = self.opened.clone();
         let format = format.to_string();
         let outcome = supervise(py, progress, true, move |stop, meter| {
-            o.write(&path, &format, from, to, offset, stop, meter)
+            bridge::write(&o, &path, &format, from, to, offset, stop, meter)
         })?;
         match outcome {
             Outcome::Done(r) => r.or_raise(py).map(drop),

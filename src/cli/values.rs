@@ -26,9 +26,6 @@ pub struct ValuesArgs {
 }
 
 pub fn values(args: ValuesArgs) -> Result<ExitCode> {
-    if Path::new(&args.code).is_file() {
-        return values_of_file(args);
-    }
     let ValuesArgs {
         code,
         to,
@@ -37,12 +34,30 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
         offset,
         engine,
     } = args;
+    let from = parse_to("from", &from)?;
+    let to = to.map(|to| parse_to("to", &to)).transpose()?;
+    let writer = || {
+        octal::formats::ValueWriter::new(
+            std::io::stdout().lock(),
+            format,
+            from,
+            offset.unwrap_or(from),
+        )
+    };
+    let path = Path::new(&code);
+    if path.is_file() {
+        // Read, not computed.
+        let opened = open_saved(path)?;
+        let to = check_range(path, from, to, opened.len())?;
+        let mut out = writer();
+        opened.for_range(from, to, |v| out.write_seq(v).map_err(stdout_error))?;
+        drop(out.finish().map_err(stdout_error)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let code = parse_code(&code)?;
     let Some(to) = to else {
         return Err(input("--to is required when computing values of a code"));
     };
-    let to = parse_to("to", &to)?;
-    let from = parse_to("from", &from)?;
     if to == 0 {
         return Err(JobError::Empty.into());
     }
@@ -58,9 +73,7 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     if let Some(p) = &period {
         note_period(known, to - 1, p);
     }
-    let stdout = std::io::stdout();
-    let mut out =
-        octal::formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
+    let mut out = writer();
     // Up to what was computed, the values as they are; beyond, a
     // chunk at a time off the period.
     let computed = to.min(known).max(from);
@@ -80,30 +93,6 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
         out.write(&chunk).map_err(stdout_error)?;
         n = end;
     }
-    drop(out.finish().map_err(stdout_error)?);
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The values of a store or an exported file, read, not computed.
-fn values_of_file(args: ValuesArgs) -> Result<ExitCode> {
-    let ValuesArgs {
-        code,
-        to,
-        from,
-        format,
-        offset,
-        engine,
-    } = args;
-    let path = Path::new(&code);
-    let from = parse_to("from", &from)?;
-    let to = to.map(|to| parse_to("to", &to)).transpose()?;
-    let stdout = std::io::stdout();
-    let mut out =
-        octal::formats::ValueWriter::new(stdout.lock(), format, from, offset.unwrap_or(from));
-    let _ = engine; // values are read, not computed
-    let opened = open_saved(path)?;
-    let to = check_range(path, from, to, opened.len())?;
-    opened.for_range(from, to, |v| out.write_seq(v).map_err(stdout_error))?;
     drop(out.finish().map_err(stdout_error)?);
     Ok(ExitCode::SUCCESS)
 }

@@ -251,38 +251,12 @@ class Summary:
                 a["period"], a["preperiod"], a["proven_at"], a.get("bound"), False,
                 d.get("period_notation"), d.get("period_notation_latex"),
             )
-        return cls(
-            code=d["code"],
-            values=d["values"],
-            max_value=d["max_value"],
-            first_max_at=d["first_max_at"],
-            zeros=d["zeros"],
-            last_value=d["last_value"],
-            checksum=d["checksum"],
-            seconds=d.get("seconds"),
-            values_per_second=d.get("values_per_second"),
-            bytes_per_value=d["bytes_per_value"],
-            engine=d.get("engine"),
-            threads=d.get("threads"),
-            rare_mask=d.get("rare_mask"),
-            rare_positions=d.get("rare_positions"),
-            last_rare_at=d.get("last_rare_at"),
-            isa=d.get("isa"),
-            period=p.get("period"),
-            preperiod=p.get("preperiod"),
-            proven_at=p.get("proven_at"),
-            bound=p.get("bound"),
-            apparent_period=apparent,
-            period_provable=d.get("period_provable", False),
-            period_notation=d.get("period_notation"),
-            period_notation_latex=d.get("period_notation_latex"),
-            zeros_from_1=d.get("zeros_from_1"),
-            rare_positions_with_0=d.get("rare_positions_with_0"),
-            store=d.get("store"),
-            resumed_from=d.get("resumed_from"),
-            target=d.get("target"),
-            json=d,
-        )
+        # The fields named as in the JSON summary; the period's are flattened.
+        own = {f.name for f in dataclasses.fields(cls)} - {"apparent_period", "json"}
+        given = {k: d.get(k) for k in own if k != "period"}
+        given.update({k: p.get(k) for k in ("period", "preperiod", "proven_at", "bound")})
+        given["period_provable"] = d.get("period_provable", False)
+        return cls(**given, apparent_period=apparent, json=d)
 
     @property
     def proven(self) -> bool:
