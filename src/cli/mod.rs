@@ -3,6 +3,7 @@
 //! [`exit`]. The work is the library's.
 
 mod args;
+mod census;
 mod compare;
 mod docs;
 mod exit;
@@ -86,6 +87,9 @@ enum Command {
     /// Draw G(n) against n as a picture: PNG, SVG or PDF, by the name of
     /// -o or by --format.
     Plot(plot::PlotArgs),
+    /// Every octal code of up to D digits, classified (periodic with its
+    /// proof, open, or stopped by a cap) and grouped by equal sequences.
+    Census(census::CensusArgs),
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games::CookieCutterArgs),
     /// Print a completion script for a shell, e.g.
@@ -152,6 +156,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(a) => export::export(a),
         Command::Import(a) => export::import(a),
         Command::Compare(a) => compare::compare(a),
+        Command::Census(a) => census::census(a),
         Command::Plot(a) => plot::plot(a),
         Command::CookieCutter(a) => games::cookie_cutter(a),
         Command::VertexDeletion(a) => games::vertex_deletion(a),

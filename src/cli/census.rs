@@ -1,0 +1,293 @@
+//! `octal census`: every octal code of up to D digits, run as one
+//! resumable batch, classified and grouped into classes of equal
+//! sequences (see the library's `census` module).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use octal::census::{self, CodeResult, Status, Table};
+use octal::engine::MaskSpec;
+use rayon::prelude::*;
+
+use super::prelude::*;
+
+#[derive(clap::Args)]
+pub struct CensusArgs {
+    /// Digits after the point: every code with 1 to D of them.
+    #[arg(long, default_value_t = 2)]
+    pub digits: usize,
+    /// The digit before the point: 0, 4 or 0,4 (4 also splits a heap
+    /// without taking a token).
+    #[arg(long, default_value = "0,4")]
+    pub prefix: String,
+    /// Values per class: 2^25, 1e6, …
+    #[arg(long, allow_hyphen_values = true, default_value = "2^20")]
+    pub to: String,
+    /// Values every code is run to first; the codes are then grouped by
+    /// their sequences, and only one code of each open class goes on to
+    /// --to (the others are listed as agreeing to here).
+    #[arg(long, allow_hyphen_values = true, default_value = "2^16")]
+    pub probe: String,
+    /// Where the stores, the results and the tables go (default:
+    /// runs/census-DIGITS).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Codes run at once (default: all cores), each on one thread.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Seconds a code may run before it is stopped (and listed as stopped,
+    /// with what it reached; a later run goes on from there).
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub member_seconds: f64,
+    /// Print the classes as JSON lines instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// What the time cap sets a code's stop flag to (signals set 130 or 143).
+const CAPPED: usize = 1;
+
+pub fn census(args: CensusArgs) -> Result<ExitCode> {
+    let entries = octal::census::codes(
+        args.digits,
+        &census::parse_prefixes(&args.prefix).map_err(input)?,
+    )
+    .map_err(input)?;
+    let to = parse_to("to", &args.to)?;
+    run::check_in_memory(to)?;
+    let cap = Duration::try_from_secs_f64(args.member_seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| input("--member-seconds must be a positive number of seconds"))?;
+    let jobs = threads(args.jobs)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
+    for sub in ["stores", "results"] {
+        std::fs::create_dir_all(dir.join(sub))
+            .with_context(|| format!("cannot write {}", dir.join(sub).display()))?;
+    }
+    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
+    let bar = show.then(|| {
+        let bar = ProgressBar::new(entries.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "census [{elapsed_precise}] {bar:30} {pos}/{len} codes {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar
+    });
+    let probe = parse_to("probe", &args.probe)?.min(to);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .ok();
+    let run_all = |which: &[usize], target: u64| -> Vec<Result<CodeResult>> {
+        let work = || {
+            which
+                .par_iter()
+                .with_max_len(1)
+                .map(|&i| {
+                    let r = run_code(&entries[i], target, cap, &dir, &stop);
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
+                        bar.set_message(entries[i].code.to_string());
+                    }
+                    r
+                })
+                .collect()
+        };
+        match &pool {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    };
+    let interrupted = || match stop.load(Ordering::SeqCst) {
+        0 => None,
+        status => {
+            eprintln!("octal: interrupted; run the same command again to go on");
+            Some(ExitCode::from(status as u8))
+        }
+    };
+    let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&dir, &e.code)).collect();
+    let values = |i: usize, most: usize| -> Vec<u32> {
+        // A store that cannot be read back has no values to compare.
+        Opened::open(&stores[i])
+            .and_then(|o| o.read(0, o.len().min(most as u64)))
+            .map(|v| v.to_u32())
+            .unwrap_or_default()
+    };
+    // Every code briefly; then one code of each class that is still open.
+    let all: Vec<usize> = (0..entries.len()).collect();
+    let first = run_all(&all, probe);
+    if let Some(code) = interrupted() {
+        return Ok(code);
+    }
+    let mut results: Vec<CodeResult> = first.into_iter().collect::<Result<_>>()?;
+    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
+    let eq = census::equivalences(&periods, &values);
+    let extend: Vec<usize> = (0..entries.len())
+        .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
+        .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
+        .collect();
+    if let Some(bar) = &bar {
+        bar.set_length((entries.len() + extend.len()) as u64);
+    }
+    let second = run_all(&extend, to);
+    if let Some(code) = interrupted() {
+        return Ok(code);
+    }
+    for (&i, r) in extend.iter().zip(second) {
+        results[i] = r?;
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
+    let eq = census::equivalences(&periods, &values);
+    let table = Table {
+        results: &results,
+        eq: &eq,
+    };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("census.csv", table.csv())?;
+    write("census.jsonl", table.json_lines())?;
+    write(
+        "census.md",
+        format!(
+            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n{}",
+            args.digits,
+            args.prefix,
+            to,
+            table.summary(),
+            table.markdown()
+        ),
+    )?;
+    write("equivalences.md", table.equivalences_markdown())?;
+    if args.json {
+        out!("{}", table.json_lines());
+    } else {
+        out!("{}", table.summary());
+        if !args.quiet {
+            eprintln!(
+                "tables written to {}/census.{{csv,md,jsonl}} and equivalences.md",
+                dir.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn store_path(dir: &Path, code: &Code) -> PathBuf {
+    dir.join("stores").join(format!("{code}.octal"))
+}
+
+/// Runs one code (or reads its result, when a finished one is kept) and
+/// keeps its result.
+fn run_code(
+    e: &census::Entry,
+    to: u64,
+    cap: Duration,
+    dir: &Path,
+    stop: &AtomicUsize,
+) -> Result<CodeResult> {
+    let result_path = dir.join("results").join(format!("{}.json", e.code));
+    if let Some(kept) = std::fs::read(&result_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<CodeResult>(&b).ok())
+        .filter(|r| r.target >= to && !matches!(r.status, Status::Stopped { .. }))
+    {
+        return Ok(kept);
+    }
+    let job = Job {
+        code: e.code.clone(),
+        to,
+        engine: EngineKind::Sparse,
+        threads: 1,
+        mask: MaskSpec::Auto,
+    };
+    let path = store_path(dir, &e.code);
+    let (mut store, _) = Store::open_or_create(&path, &job.code, to, DEFAULT_CHUNK_VALUES)?;
+    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
+    let started = Instant::now();
+    let driven = with_cap(stop, cap, |own| {
+        drive(&mut store, &job, every, own, true, None)
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let summary = match driven {
+        Driven::Done(summary) => Some(*summary),
+        Driven::Stopped { status, .. } if status as usize == CAPPED => None,
+        Driven::Stopped { why, .. } => anyhow::bail!("{}: {why}", e.code),
+    };
+    let reach = store.good();
+    let view = store.view(0, reach);
+    let cp = store.checkpoint();
+    let status = match summary.as_ref().and_then(|s| s.period) {
+        Some(p) => Status::Periodic {
+            period: p.period,
+            preperiod: p.preperiod,
+            proven_at: p.proven_at,
+        },
+        None if reach >= to => Status::Open,
+        None => Status::Stopped {
+            why: format!("time cap of {} s", cap.as_secs_f64()),
+        },
+    };
+    let engine = summary.as_ref().map(|s| &s.engine);
+    let result = CodeResult {
+        code: e.code.to_string(),
+        spellings: e.spellings.clone(),
+        status,
+        reach,
+        target: to,
+        max_value: cp.stats.max_value,
+        rare_mask: engine.and_then(|e| e.rare_mask),
+        rare_positions: engine.and_then(|e| e.rare_positions),
+        last_rare_at: engine.and_then(|e| e.last_rare_at),
+        at_powers_of_two: (0..64)
+            .map(|j| 1u64 << j)
+            .take_while(|&n| n < reach)
+            .map(|n| view.get(n as usize))
+            .collect(),
+        seconds,
+    };
+    let json = serde_json::to_vec(&result)?;
+    std::fs::write(&result_path, json)
+        .with_context(|| format!("cannot write {}", result_path.display()))?;
+    Ok(result)
+}
+
+/// Runs `f` with a stop flag of its own, set to [`CAPPED`] once `cap` has
+/// passed, or to `global`'s status once a signal sets that.
+fn with_cap<T>(global: &AtomicUsize, cap: Duration, f: impl FnOnce(&AtomicUsize) -> T) -> T {
+    let own = AtomicUsize::new(0);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let start = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                let g = global.load(Ordering::SeqCst);
+                if g != 0 {
+                    own.store(g, Ordering::SeqCst);
+                    return;
+                }
+                if start.elapsed() >= cap {
+                    own.store(CAPPED, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let r = f(&own);
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
