@@ -123,3 +123,49 @@ fn bad_census_arguments_are_bad_input() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+/// The committed three-digit census against published periods (OEIS
+/// entries citing Winning Ways and Gangolli and Plambeck; a preperiod is
+/// the last exception plus one) and T. Czajka's .36/.161 difference.
+#[test]
+fn the_committed_census_agrees_with_published_periods() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/census/digits-3-2^25");
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("census.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // (period, preperiod) of `code`, through its class' first code.
+    let find = |code: &str| -> (u64, u64) {
+        for r in &rows {
+            let (p, s) = (r["period"].as_u64(), r["preperiod"].as_u64());
+            let rep = r["code"].as_str().unwrap();
+            for m in r["members"].as_array().unwrap() {
+                let m = m.as_str().unwrap();
+                if m.split(' ').next() != Some(code) {
+                    continue;
+                }
+                let (p, s) = (p.expect("periodic"), s.expect("periodic"));
+                return if m == code || m.ends_with("(=)") {
+                    (p, s)
+                } else if m.ends_with(&format!("(G(n) = G_{rep}(n+1))")) {
+                    (p, s.saturating_sub(1))
+                } else if m.ends_with(&format!("(G(n+1) = G_{rep}(n))")) {
+                    (p, s + 1)
+                } else {
+                    panic!("{code}: relation {m:?} not understood")
+                };
+            }
+        }
+        panic!("{code} not in the census")
+    };
+    assert_eq!(find("0.127"), (4, 46_578));
+    assert_eq!(find("0.141"), (11, 14));
+    assert_eq!(find("0.115"), (14, 1));
+    assert_eq!(find("0.117"), (48, 47));
+    assert_eq!(find("0.051").0, 48);
+    assert_eq!(find("0.177"), (20, 497));
+    assert_eq!(find("0.45").1, 498);
+    let eq = std::fs::read_to_string(dir.join("equivalences.md")).unwrap();
+    assert!(eq.contains("`0.36` and `0.161` (shift 0): first differ at n = 519"));
+}

@@ -44,6 +44,10 @@ pub struct CensusArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the census' games, one code a line, and stop: a list for
+    /// `octal family codes --file - --slurm DIR` on a cluster.
+    #[arg(long)]
+    pub list: bool,
 }
 
 /// What the time cap sets a code's stop flag to (signals set 130 or 143).
@@ -55,6 +59,12 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         &census::parse_prefixes(&args.prefix).map_err(input)?,
     )
     .map_err(input)?;
+    if args.list {
+        for e in &entries {
+            outln!("{}", e.code);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
     let cap = Duration::try_from_secs_f64(args.member_seconds)
@@ -62,6 +72,19 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .filter(|d| !d.is_zero())
         .ok_or_else(|| input("--member-seconds must be a positive number of seconds"))?;
     let jobs = threads(args.jobs)?;
+    // At worst every code runs into its cap twice (probe and extension).
+    let worst = 2.0 * entries.len() as f64 * cap.as_secs_f64() / jobs as f64;
+    if worst > 4.0 * 3600.0 && !args.quiet {
+        eprintln!(
+            "octal: {} games at up to {} s each on {jobs} jobs: at most {:.0} h here (most end far sooner); \
+             on a cluster, `octal census --digits {} --prefix {} --list | octal family codes --file - --to N --slurm DIR`",
+            entries.len(),
+            cap.as_secs_f64(),
+            worst / 3600.0,
+            args.digits,
+            args.prefix
+        );
+    }
     let dir = args
         .out
         .clone()
