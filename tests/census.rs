@@ -19,12 +19,16 @@ fn census(dir: &std::path::Path) -> Vec<serde_json::Value> {
         .arg(dir)
         .output()
         .unwrap();
+    json_lines(&out)
+}
+
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
+    String::from_utf8(out.stdout.clone())
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -168,4 +172,75 @@ fn the_committed_census_agrees_with_published_periods() {
     assert_eq!(find("0.45").1, 498);
     let eq = std::fs::read_to_string(dir.join("equivalences.md")).unwrap();
     assert!(eq.contains("`0.36` and `0.161` (shift 0): first differ at n = 519"));
+}
+
+/// A census as a Slurm job array: prepared, its tasks run as Slurm would
+/// run them, collected into the same classes as a local census.
+#[test]
+fn a_census_runs_as_a_slurm_array_and_collects_into_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (local, array) = (dir.path().join("local"), dir.path().join("array"));
+    let args = ["census", "--digits", "1", "--to", "2^12", "--probe", "2^12"];
+    let prepared = octal()
+        .args(args)
+        .arg("--slurm")
+        .arg(&array)
+        .output()
+        .unwrap();
+    assert!(
+        prepared.status.success(),
+        "{}",
+        String::from_utf8_lossy(&prepared.stderr)
+    );
+    assert!(array.join("family.sbatch").is_file());
+    for i in 0..16 {
+        let task = octal()
+            .args(["family", "member", "--quiet", "--index", &i.to_string()])
+            .arg(&array)
+            .output()
+            .unwrap();
+        assert!(
+            task.status.success(),
+            "task {i}: {}",
+            String::from_utf8_lossy(&task.stderr)
+        );
+    }
+    let collected = json_lines(
+        &octal()
+            .args(args)
+            .args(["--json", "--collect"])
+            .arg(&array)
+            .output()
+            .unwrap(),
+    );
+    let here = json_lines(
+        &octal()
+            .args(args)
+            .args(["--json", "--out"])
+            .arg(&local)
+            .output()
+            .unwrap(),
+    );
+    let facts = |rows: &[serde_json::Value]| -> Vec<(String, String, String, String)> {
+        rows.iter()
+            .map(|r| {
+                let f = |k: &str| r[k].to_string();
+                (f("code"), f("status"), f("period"), f("members"))
+            })
+            .collect()
+    };
+    assert_eq!(facts(&collected), facts(&here));
+    // A task that never ran (no result, no store): exit 3, and its game
+    // is listed as stopped.
+    std::fs::remove_file(array.join("results").join("3.json")).unwrap();
+    std::fs::remove_file(octal::slurm::store_path(&array, 3)).unwrap();
+    let out = octal()
+        .args(args)
+        .arg("--collect")
+        .arg(&array)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let csv = std::fs::read_to_string(array.join("census.csv")).unwrap();
+    assert!(csv.contains("unfinished Slurm task"), "{csv}");
 }

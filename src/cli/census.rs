@@ -44,10 +44,21 @@ pub struct CensusArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print the census' games, one code a line, and stop: a list for
-    /// `octal family codes --file - --slurm DIR` on a cluster.
+    /// Print the census' games, one code a line, and stop.
     #[arg(long)]
     pub list: bool,
+    /// Do not run: write a Slurm job array into DIR, one task a game (run
+    /// to --to, or to its period), then `sbatch DIR/family.sbatch`.
+    #[arg(long, value_name = "DIR", conflicts_with = "collect")]
+    pub slurm: Option<PathBuf>,
+    /// With --slurm: each task's time limit, as Slurm writes it.
+    #[arg(long, default_value = "0-01:00:00")]
+    pub time: String,
+    /// Make the census' tables from a Slurm job array prepared with
+    /// --slurm DIR (its finished tasks; unfinished games are listed as
+    /// stopped).
+    #[arg(long, value_name = "DIR")]
+    pub collect: Option<PathBuf>,
 }
 
 /// What the time cap sets a code's stop flag to (signals set 130 or 143).
@@ -67,6 +78,12 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     }
     let to = parse_to("to", &args.to)?;
     run::check_in_memory(to)?;
+    if let Some(dir) = &args.slurm {
+        return prepare_slurm(&args, &entries, to, dir);
+    }
+    if let Some(dir) = &args.collect {
+        return collect(&args, &entries, dir);
+    }
     let cap = Duration::try_from_secs_f64(args.member_seconds)
         .ok()
         .filter(|d| !d.is_zero())
@@ -77,7 +94,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     if worst > 4.0 * 3600.0 && !args.quiet {
         eprintln!(
             "octal: {} games at up to {} s each on {jobs} jobs: at most {:.0} h here (most end far sooner); \
-             on a cluster, `octal census --digits {} --prefix {} --list | octal family codes --file - --to N --slurm DIR`",
+             on a cluster, `octal census --digits {} --prefix {} --to N --slurm DIR`",
             entries.len(),
             cap.as_secs_f64(),
             worst / 3600.0,
@@ -171,41 +188,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
-    let eq = census::equivalences(&periods, &values);
-    let table = Table {
-        results: &results,
-        eq: &eq,
-    };
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
-    };
-    write("census.csv", table.csv())?;
-    write("census.jsonl", table.json_lines())?;
-    write(
-        "census.md",
-        format!(
-            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n{}",
-            args.digits,
-            args.prefix,
-            to,
-            table.summary(),
-            table.markdown()
-        ),
-    )?;
-    write("equivalences.md", table.equivalences_markdown())?;
-    if args.json {
-        out!("{}", table.json_lines());
-    } else {
-        out!("{}", table.summary());
-        if !args.quiet {
-            eprintln!(
-                "tables written to {}/census.{{csv,md,jsonl}} and equivalences.md",
-                dir.display()
-            );
-        }
-    }
+    tables(&args, &dir, to, &results, &stores)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -251,7 +234,6 @@ fn run_code(
         Driven::Stopped { why, .. } => anyhow::bail!("{}: {why}", e.code),
     };
     let reach = store.good();
-    let view = store.view(0, reach);
     let cp = store.checkpoint();
     let status = match summary.as_ref().and_then(|s| s.period) {
         Some(p) => Status::Periodic {
@@ -275,11 +257,7 @@ fn run_code(
         rare_mask: engine.and_then(|e| e.rare_mask),
         rare_positions: engine.and_then(|e| e.rare_positions),
         last_rare_at: engine.and_then(|e| e.last_rare_at),
-        at_powers_of_two: (0..64)
-            .map(|j| 1u64 << j)
-            .take_while(|&n| n < reach)
-            .map(|n| view.get(n as usize))
-            .collect(),
+        at_powers_of_two: powers_of_two(&store),
         seconds,
     };
     let json = serde_json::to_vec(&result)?;
@@ -313,4 +291,178 @@ fn with_cap<T>(global: &AtomicUsize, cap: Duration, f: impl FnOnce(&AtomicUsize)
         done.store(true, Ordering::Relaxed);
         r
     })
+}
+
+/// Groups the results (values read from `stores`), writes the census'
+/// tables into `dir` and prints the summary or the JSON lines.
+fn tables(
+    args: &CensusArgs,
+    dir: &Path,
+    to: u64,
+    results: &[CodeResult],
+    stores: &[PathBuf],
+) -> Result<()> {
+    let values = |i: usize, most: usize| -> Vec<u32> {
+        // A store that cannot be read back has no values to compare.
+        Opened::open(&stores[i])
+            .and_then(|o| o.read(0, o.len().min(most as u64)))
+            .map(|v| v.to_u32())
+            .unwrap_or_default()
+    };
+    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
+    let eq = census::equivalences(&periods, &values);
+    let table = Table { results, eq: &eq };
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("census.csv", table.csv())?;
+    write("census.jsonl", table.json_lines())?;
+    write(
+        "census.md",
+        format!(
+            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n{}",
+            args.digits,
+            args.prefix,
+            to,
+            table.summary(),
+            table.markdown()
+        ),
+    )?;
+    write("equivalences.md", table.equivalences_markdown())?;
+    if args.json {
+        out!("{}", table.json_lines());
+    } else {
+        out!("{}", table.summary());
+        if !args.quiet {
+            eprintln!(
+                "tables written to {}/census.{{csv,md,jsonl}} and equivalences.md",
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes the Slurm job array of a census: the family machinery, one task
+/// a game.
+fn prepare_slurm(
+    args: &CensusArgs,
+    entries: &[census::Entry],
+    to: u64,
+    dir: &Path,
+) -> Result<ExitCode> {
+    let members: Vec<octal::family::Member> = entries
+        .iter()
+        .map(|e| octal::family::Member {
+            k: None,
+            code: e.code.clone(),
+        })
+        .collect();
+    let spec = octal::slurm::TaskSpec {
+        engine: "sparse".into(),
+        mask: "auto".into(),
+        threads: 1,
+        time: args.time.clone(),
+        mem: String::new(),
+    };
+    let name = format!("census-{}-{}", args.digits, args.prefix);
+    let manifest = octal::slurm::Manifest::new(&name, to, false, spec, &members);
+    let exe = std::env::current_exe().context("locating the octal binary")?;
+    let script = octal::slurm::prepare(&manifest, dir, &exe)?;
+    outln!("{}", script.display());
+    if !args.quiet {
+        eprintln!(
+            "{} games; submit with: sbatch {}; then: octal census --digits {} --prefix {} --to {} --collect {}",
+            members.len(),
+            script.display(),
+            args.digits,
+            args.prefix,
+            args.to,
+            dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The census' tables from the tasks of a Slurm job array.
+fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<ExitCode> {
+    let (manifest, rows, unfinished) = octal::slurm::collect(dir)?;
+    if manifest.members.len() != entries.len()
+        || manifest
+            .members
+            .iter()
+            .zip(entries)
+            .any(|(m, e)| m.code != e.code.to_string())
+    {
+        return Err(input(format!(
+            "{}: not the job array of this census (give the --digits and --prefix it was prepared with)",
+            dir.display()
+        )));
+    }
+    let stores: Vec<PathBuf> = (0..entries.len())
+        .map(|i| octal::slurm::store_path(dir, i))
+        .collect();
+    let mut results = Vec::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        let row = rows.iter().find(|r| r.index == i);
+        let store = Store::open(&stores[i], false).ok();
+        let period = store
+            .as_ref()
+            .and_then(|s| octal::store::checkpoint::restore_detector(s).proven());
+        let why = match row {
+            None => Some("unfinished Slurm task".to_string()),
+            Some(r) => r.error.clone(),
+        };
+        let reach = store.as_ref().map_or(0, |s| s.good());
+        let status = match (period, why) {
+            (Some(p), _) => Status::Periodic {
+                period: p.period,
+                preperiod: p.preperiod,
+                proven_at: p.proven_at,
+            },
+            (None, Some(why)) => Status::Stopped { why },
+            (None, None) if reach >= manifest.to => Status::Open,
+            (None, None) => Status::Stopped {
+                why: "ended before its target".into(),
+            },
+        };
+        results.push(CodeResult {
+            code: e.code.to_string(),
+            spellings: e.spellings.clone(),
+            status,
+            reach,
+            target: manifest.to,
+            max_value: row.map_or(0, |r| r.max_value),
+            rare_mask: None,
+            rare_positions: row.and_then(|r| r.rare_positions),
+            last_rare_at: None,
+            at_powers_of_two: store.as_ref().map_or(Vec::new(), powers_of_two),
+            seconds: row.map_or(0.0, |r| r.seconds),
+        });
+    }
+    if !unfinished.is_empty() {
+        eprintln!(
+            "octal: {} of {} games unfinished; they are listed as stopped",
+            unfinished.len(),
+            entries.len()
+        );
+    }
+    tables(args, dir, manifest.to, &results, &stores)?;
+    Ok(ExitCode::from(if unfinished.is_empty() {
+        0
+    } else {
+        INCOMPLETE
+    }))
+}
+
+/// G(2^j) for every 2^j below what `store` holds.
+fn powers_of_two(store: &Store) -> Vec<u32> {
+    let reach = store.good();
+    let view = store.view(0, reach);
+    (0..64)
+        .map(|j| 1u64 << j)
+        .take_while(|&n| n < reach)
+        .map(|n| view.get(n as usize))
+        .collect()
 }
