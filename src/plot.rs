@@ -61,23 +61,6 @@ impl Values for crate::store::Store {
     }
 }
 
-impl Values for crate::store::seqfile::SeqFile {
-    fn available(&self) -> u64 {
-        self.count()
-    }
-    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
-        let mut at = 0;
-        self.for_range(start, start + out.len() as u64, |v| {
-            for i in 0..v.len() {
-                out[at + i] = v.get(i);
-            }
-            at += v.len();
-            Ok(())
-        })
-        .map_err(io::Error::other)
-    }
-}
-
 impl Values for [u32] {
     fn available(&self) -> u64 {
         <[u32]>::len(self) as u64

@@ -300,17 +300,7 @@ fn plot_source(
                         period: p.period,
                     }),
             };
-            let span = opts.to - opts.from;
-            let bar = progress_bar(span, quiet || span < 10_000_000);
-            let picture = octal::plot::render(&outcome.seq, opts, &overlays, format, &|done| {
-                if let Some(bar) = &bar {
-                    bar.set_position(done);
-                }
-            })?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-            Ok(picture)
+            draw(&outcome.seq, opts, &overlays, format, quiet)
         }
         Source::File(path) => {
             let opened = open_saved(&path)?;
@@ -332,19 +322,29 @@ fn plot_source(
                 opts.max_value = Some(opened.max_value());
             }
             let overlays = file_overlays(&opened, opened.code(), opts.to)?;
-            let bar = progress_bar(
-                opts.to - opts.from,
-                quiet || opts.to - opts.from < 10_000_000,
-            );
-            let picture = octal::plot::render(&opened, opts, &overlays, format, &|done| {
-                if let Some(bar) = &bar {
-                    bar.set_position(done);
-                }
-            })?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-            Ok(picture)
+            draw(&opened, opts, &overlays, format, quiet)
         }
     }
+}
+
+/// Draws `values` as `opts` says, with a progress bar on a terminal when
+/// the range is long (10^7 values or more).
+fn draw(
+    values: &dyn octal::plot::Values,
+    opts: &PlotOptions,
+    overlays: &Overlays,
+    format: Format,
+    quiet: bool,
+) -> Result<octal::plot::Picture> {
+    let span = opts.to - opts.from;
+    let bar = progress_bar(span, quiet || span < 10_000_000);
+    let picture = octal::plot::render(values, opts, overlays, format, &|done| {
+        if let Some(bar) = &bar {
+            bar.set_position(done);
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(picture)
 }
