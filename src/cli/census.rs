@@ -368,9 +368,7 @@ fn prepare_slurm(
     };
     let name = format!("census-{}-{}", args.digits, args.prefix);
     let manifest = octal::slurm::Manifest::new(&name, to, false, spec, &members);
-    let exe = std::env::current_exe().context("locating the octal binary")?;
-    let script = octal::slurm::prepare(&manifest, dir, &exe)?;
-    outln!("{}", script.display());
+    let script = super::family::prepare_array(&manifest, dir)?;
     if !args.quiet {
         eprintln!(
             "{} games; submit with: sbatch {}; then: octal census --digits {} --prefix {} --to {} --collect {}",

@@ -172,9 +172,7 @@ fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -
     if let Some(dir) = &args.slurm {
         let manifest =
             octal::slurm::Manifest::new(name, to, args.keep_going, args.task_spec()?, members);
-        let exe = std::env::current_exe().context("locating the octal binary")?;
-        let script = octal::slurm::prepare(&manifest, dir, &exe)?;
-        outln!("{}", script.display());
+        let script = prepare_array(&manifest, dir)?;
         if !args.quiet {
             eprintln!(
                 "{} members; submit with: sbatch {}; then: octal family collect {}",
@@ -400,4 +398,13 @@ fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::from(INCOMPLETE));
     }
     Ok(code)
+}
+
+/// Writes the manifest and job-array script of `manifest` into `dir` and
+/// prints the script's path.
+pub fn prepare_array(manifest: &octal::slurm::Manifest, dir: &Path) -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("locating the octal binary")?;
+    let script = octal::slurm::prepare(manifest, dir, &exe)?;
+    outln!("{}", script.display());
+    Ok(script)
 }

@@ -47,6 +47,20 @@ pub struct EngineInfo {
     pub last_rare_at: Option<u64>,
 }
 
+/// The two widths of [`Engine`]'s `extend`, for an engine whose own
+/// `extend` is generic over the value type (every engine here).
+macro_rules! extend_at_both_widths {
+    () => {
+        fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
+            self.extend(g, from)
+        }
+        fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
+            self.extend(g, from)
+        }
+    };
+}
+pub(crate) use extend_at_both_widths;
+
 /// Computes Grundy values of one game.
 pub trait Engine: Send {
     /// Fills `g[from..]`, given that `g[..from]` hold G(0), …, G(from−1).

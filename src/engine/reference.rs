@@ -83,12 +83,7 @@ impl Reference {
 }
 
 impl Engine for Reference {
-    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
-        self.extend(g, from)
-    }
-    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
-        self.extend(g, from)
-    }
+    super::extend_at_both_widths!();
     fn info(&self) -> EngineInfo {
         EngineInfo {
             engine: "reference",

@@ -268,12 +268,7 @@ impl Sparse {
 }
 
 impl Engine for Sparse {
-    fn extend_u16(&mut self, g: &mut [u16], from: usize) -> Result<(), Overflow> {
-        self.extend(g, from)
-    }
-    fn extend_u32(&mut self, g: &mut [u32], from: usize) -> Result<(), Overflow> {
-        self.extend(g, from)
-    }
+    crate::engine::extend_at_both_widths!();
     fn info(&self) -> EngineInfo {
         let st = &self.state;
         EngineInfo {
