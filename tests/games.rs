@@ -505,3 +505,47 @@ fn cli_bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with("octal: "), "{args:?}: {err}");
     }
 }
+
+/// A heap that the game's store (`runs/CODE.octal`, from an earlier run)
+/// already holds is answered from it, checked: the value of a sound store,
+/// and a one-line error, not a value, from a damaged one.
+#[test]
+fn vertex_deletion_answers_from_the_games_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = octal::compute(
+        &mut octal::engine::Reference::new(&"0.6".parse().unwrap()),
+        3000,
+    );
+    let run = octal()
+        .current_dir(dir.path())
+        .args(["run", "0.6", "--to", "3000", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let ask = || {
+        octal()
+            .current_dir(dir.path())
+            .args(["vertex-deletion", "--directed-path", "2500"])
+            .output()
+            .unwrap()
+    };
+    let out = ask();
+    assert!(out.status.success());
+    assert_eq!(last_line(&out.stdout), want[2500].to_string());
+    // Damage a stored value: the store is read, and refused.
+    let store = dir.path().join("runs/0.6.octal");
+    let at = octal::store::Store::open(&store, false)
+        .unwrap()
+        .data_offset()
+        + 2 * 2500;
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&store)
+        .unwrap();
+    std::os::unix::fs::FileExt::write_at(&f, &[0xff, 0x7f], at).unwrap();
+    drop(f);
+    let out = ask();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

@@ -63,27 +63,39 @@ const IN_MEMORY: u64 = 1 << 26;
 /// G(heap) for each heap, through the engine: one run towards the
 /// largest heap, which stops as soon as the period is proven (heaps beyond
 /// it are read off the period, so a periodic game answers for any size at
-/// once). Beyond 2^26 values without a proven period, the run goes into the
-/// game's default store (`runs/CODE.octal`), resumable like `octal run`.
+/// once). Beyond 2^26 values the run goes into the game's default store
+/// (`runs/CODE.octal`), resumable like `octal run`, and a later question
+/// that store already answers is answered from it at once.
 fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -> Result<Vec<u32>> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     let to = max
         .checked_add(1)
         .ok_or_else(|| input(format!("heap {max} is too large")))?;
-    // A target the disk cannot hold only gets a short look for a period.
     let path = default_store(code);
-    let fits = to <= IN_MEMORY || store::check_space(&path, to, 2).is_ok();
-    let probe = to.min(if fits { IN_MEMORY } else { 1 << 16 });
-    let job = engine.job(code.clone(), probe)?;
-    let bar = progress_bar(job.to, quiet);
-    let outcome = run::run_until(&job, true, &mut |p| update(&bar, p))?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+    // A store of this game from an earlier run that already answers.
+    if let Some(Opened::Store(store, _)) = Opened::open(&path).ok() {
+        let period = octal::store::checkpoint::restore_detector(&store).proven();
+        if store.code() == code && (period.is_some() || to <= store.good()) {
+            store.check_chunks()?;
+            return answers(store.view(0, store.good()), period.as_ref(), heaps);
+        }
     }
-    let known = outcome.seq.len() as u64;
-    let period = outcome.summary.period;
-    if period.is_some() || to <= known {
-        return answers(outcome.seq.view(0, known as usize), period.as_ref(), heaps);
+    // Up to 2^26 values in memory. Beyond, into the store, which stops at
+    // a proven period as well; a target the disk cannot hold only gets a
+    // short look for a period first.
+    let fits = to <= IN_MEMORY || store::check_space(&path, to, 2).is_ok();
+    if to <= IN_MEMORY || !fits {
+        let job = engine.job(code.clone(), to.min(if fits { IN_MEMORY } else { 1 << 16 }))?;
+        let bar = progress_bar(job.to, quiet);
+        let outcome = run::run_until(&job, true, &mut |p| update(&bar, p))?;
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let known = outcome.seq.len() as u64;
+        let period = outcome.summary.period;
+        if period.is_some() || to <= known {
+            return answers(outcome.seq.view(0, known as usize), period.as_ref(), heaps);
+        }
     }
     let job = engine.job(code.clone(), to)?;
     store::check_space(&path, to, 2)?;
