@@ -73,7 +73,7 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
         .ok_or_else(|| input(format!("heap {max} is too large")))?;
     let path = default_store(code);
     // A store of this game from an earlier run that already answers.
-    if let Some(Opened::Store(store, _)) = Opened::open(&path).ok() {
+    if let Ok(Opened::Store(store, _)) = Opened::open(&path) {
         let period = octal::store::checkpoint::restore_detector(&store).proven();
         if store.code() == code && (period.is_some() || to <= store.good()) {
             store.check_chunks()?;
