@@ -22,6 +22,7 @@ pub mod seq;
 pub mod slurm;
 pub mod stats;
 pub mod store;
+pub mod window;
 
 pub use code::{Code, CodeError};
 pub use engine::{compute, Engine, EngineKind};

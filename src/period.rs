@@ -184,6 +184,10 @@ pub struct Detector {
     coarse: HashMap<u64, u64>,
     live: Vec<Candidate>,
     proven: Option<Period>,
+    /// A windowed run holds G(kept_from..) only (besides a prefix the
+    /// detector does not use): periods are looked for within it.
+    #[serde(default)]
+    kept_from: u64,
 }
 
 /// Odd multiplier whose product with the rolling hash decides selection.
@@ -232,7 +236,28 @@ impl Detector {
             coarse: HashMap::new(),
             live: Vec::new(),
             proven: None,
+            kept_from: 0,
         }
+    }
+
+    /// For a windowed run that no longer holds G(..lo): from now on only
+    /// periods that the values from `lo` on show are looked for. A period
+    /// found this way is proven by the same bound; its preperiod is the
+    /// exact one when the values reach back to it, else the least that
+    /// the kept values show (never less than the true one, so the proof
+    /// stands). The caller keeps G(lo..) and feeds blocks that start at
+    /// least [`SHORT`] values after `lo`.
+    pub fn forget_before(&mut self, lo: u64) {
+        self.kept_from = self.kept_from.max(lo);
+        let lo = self.kept_from;
+        let seen = self.seen;
+        self.live.retain(|c| c.p + lo <= seen);
+        self.coarse.retain(|_, pos| *pos > lo);
+    }
+
+    /// Where the values this detector may read begin (0: everywhere).
+    pub fn kept_from(&self) -> u64 {
+        self.kept_from
     }
 
     /// False when no period of this game can be proven.
@@ -354,7 +379,13 @@ impl Detector {
             return;
         }
         let p = d as usize;
-        let mm = last_mismatch(g, p, 0, n + 1).map_or(0, |k| k + 1);
+        // In a window, the values from `kept_from` on only.
+        let floor = match self.kept_from as usize {
+            0 => 0,
+            lo if lo + p + WINDOW > n + 1 => return,
+            lo => lo + p,
+        };
+        let mm = last_mismatch(g, p, floor, n + 1).map_or(floor, |k| k + 1);
         if n + 1 - mm.max(p) < WINDOW {
             return; // a hash collision, not a repeat
         }
@@ -398,7 +429,9 @@ impl Detector {
             })
             .min();
         if let Some((p, s, at, _)) = best {
-            let p = smallest_divisor_period(g, p as usize, s as usize) as u64;
+            // Any full period after s shows a divisor period (see there).
+            let from = s.max(self.kept_from) as usize;
+            let p = smallest_divisor_period(g, p as usize, from) as u64;
             self.proven = Some(Period {
                 period: p,
                 preperiod: s,
@@ -450,8 +483,11 @@ impl Detector {
 
 /// For a proven period `p` from `s`, the smallest divisor of `p` that is
 /// a period too (it has the same preperiod): checked over one full period
-/// where the values reach that far.
-fn smallest_divisor_period<V: Value>(g: &[V], mut p: usize, s: usize) -> usize {
+/// where the values reach that far. Any full period from `from ≥ s` serves:
+/// if `d` holds over `[from + d, from + d + p)`, then for every `n ≥ s`,
+/// `G(n + d) = G(n + d + kp) = G(n + kp) = G(n)` with `n + kp ≥ from`.
+fn smallest_divisor_period<V: Value>(g: &[V], mut p: usize, from: usize) -> usize {
+    let s = from;
     'outer: loop {
         for q in prime_factors(p) {
             let d = p / q;

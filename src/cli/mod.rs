@@ -16,6 +16,7 @@ mod run;
 mod stored;
 mod values;
 mod verify;
+mod window;
 
 use std::io::Write as _;
 use std::process::ExitCode;

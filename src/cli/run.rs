@@ -28,6 +28,8 @@ pub struct RunArgs {
     pub no_store: bool,
     #[command(flatten)]
     pub store_opts: StoreOpts,
+    #[command(flatten)]
+    pub window: super::window::WindowOpts,
 }
 
 #[derive(clap::Args)]
@@ -61,8 +63,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         store,
         no_store,
         store_opts,
+        window,
     } = args;
     let job = engine.job(parse_code(&code)?, parse_to("to", &to)?)?;
+    if let Some(sizes) = window.sizes()? {
+        let path =
+            (!no_store).then(|| store.unwrap_or_else(|| octal::window::default_path(&job.code)));
+        return super::window::run(&job, sizes, path, report, keep_going, &store_opts);
+    }
     if !no_store {
         let path = store.unwrap_or_else(|| default_store(&job.code));
         if job.to == 0 {
@@ -93,6 +101,11 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
         engine,
         store_opts,
     } = args;
+    if octal::window::file::detect(&path) {
+        let to = to.map(|t| parse_to("to", &t)).transpose()?;
+        let threads = engine.threads()?;
+        return super::window::resume(&path, to, threads, report, keep_going, &store_opts);
+    }
     if seqfile::detect(&path)? == Some(Kind::SeqFile) {
         return Err(input(format!(
             "{} is an exported sequence file; `octal import {} --store STORE` makes a store to resume",

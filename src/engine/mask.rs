@@ -111,6 +111,23 @@ impl Histogram {
         h[v] += 1;
     }
 
+    /// Takes back a [`push`](Self::push) of the same heap and value.
+    pub fn pop(&mut self, n: usize, v: u32, i0: usize) {
+        let c = &mut self.by_parity[(n ^ i0) & 1][v as usize];
+        debug_assert!(*c > 0, "popping a value never pushed");
+        *c -= 1;
+    }
+
+    /// The counts, by heap parity then value (for checkpoints).
+    pub fn counts(&self) -> [Vec<u64>; 2] {
+        self.by_parity.clone()
+    }
+
+    /// A histogram with these [`counts`](Self::counts).
+    pub fn from_counts(by_parity: [Vec<u64>; 2]) -> Histogram {
+        Histogram { by_parity }
+    }
+
     /// The mask with the fewest rare positions and that count, over all
     /// masks below the next power of two above the largest value (with
     /// position parity only when `allow_pp`). None when the values are too

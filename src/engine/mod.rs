@@ -20,7 +20,7 @@ use crate::code::Code;
 pub use diagonal::Diagonal;
 pub use mask::{Mask, MaskSpec};
 pub use reference::Reference;
-pub use sparse::{Sparse, SparseError};
+pub use sparse::{Halt, Sparse, SparseError, WindowState};
 
 /// A value did not fit the width of the slice; `g[..at]` are good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]

@@ -133,6 +133,7 @@ impl Sparse {
             row,
             splits: &splits,
             halves,
+            kept: self.kept,
             middle: next.as_ref().is_some_and(|a| a.middle),
             class: &class,
             mask,
@@ -151,7 +152,7 @@ impl Sparse {
             let (bits, lims) = &mut *tile;
             flag_block(&next_tiling, bits, lims, t * per_tile);
         };
-        let checks = Checks::new(pre, &jobs, &splits, halves);
+        let checks = Checks::new(pre, &jobs, &splits, halves, self.kept);
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
@@ -214,6 +215,10 @@ impl Sparse {
                 }
                 self.note_new(n0 + k, v);
                 k += 1;
+                if self.halt.is_some() {
+                    // A windowed run could not decide a heap: no more.
+                    break Ok(n0 + k);
+                }
                 if v as usize >= row {
                     // Later rows are too narrow for the new values.
                     break Ok(n0 + k);
@@ -269,7 +274,7 @@ impl Sparse {
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
         match failed {
-            Some(bad) => Ok(self.roll_back(g, bad)),
+            Some(bad) => Ok(self.fail(g, bad)),
             None => result,
         }
     }
@@ -280,7 +285,7 @@ impl Sparse {
     /// rows are wide (narrow ones never take that round as flags) and every
     /// pair of the round is known.
     pub(super) fn middle_in_tiles(&self, end: usize, row: usize, known: usize) -> bool {
-        self.middle && row > 64 && middle_known(end, &self.splits, self.halves) <= known
+        self.middle && row > 64 && middle_known(end, &self.splits, self.halves, self.kept) <= known
     }
 
     /// Heaps in the block from `n0` (below `end`), with rows of `row` bytes.

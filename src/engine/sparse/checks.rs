@@ -14,9 +14,18 @@ impl Sparse {
     /// A deferred check failed: G(n) = v, not the value taken. Everything
     /// after heap n is recomputed, without deferring before 2n.
     pub(super) fn roll_back<V: Value>(&mut self, g: &mut [V], (n, v): (usize, u32)) -> usize {
-        g[n] = V::from_u32(v);
         self.pending.clear();
-        self.rebuild(&g[..n + 1]);
+        // A halt after heap n came from the wrong value.
+        self.halt = None;
+        if self.kept == Kept::ALL {
+            g[n] = V::from_u32(v);
+            self.rebuild(&g[..n + 1]);
+        } else {
+            // A windowed run no longer has every value to rebuild from.
+            self.unwind(g, n);
+            g[n] = V::from_u32(v);
+            self.note_new(n, v);
+        }
         self.spec_from = self.spec_from.max(2 * (n + 1));
         n + 1
     }
@@ -27,7 +36,7 @@ impl Sparse {
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (&self.splits[..], self.halves);
         let known: &[V] = g;
-        let checks = Checks::new(known, &jobs, splits, halves);
+        let checks = Checks::new(known, &jobs, splits, halves, self.kept);
         match self.helper.as_mut() {
             Some(helper) if jobs.len() > 1 => {
                 helper.join(|| checks.run(), || checks.run());
@@ -35,7 +44,21 @@ impl Sparse {
             _ => checks.run(),
         }
         let failed = checks.failure();
-        failed.map(|bad| self.roll_back(g, bad))
+        failed.map(|bad| self.fail(g, bad))
+    }
+
+    /// A deferred check failed: rolls back (with the true value), or, when
+    /// the kept pairs could not decide it, halts a windowed run there.
+    pub(super) fn fail<V: Value>(&mut self, g: &mut [V], bad: Failure) -> usize {
+        match bad {
+            Failure::Value(n, v) => self.roll_back(g, (n, v)),
+            Failure::Unkept(n, values) => {
+                self.pending.clear();
+                self.unwind(g, n);
+                self.halt = Some(Halt::Witness { at: n, values });
+                n
+            }
+        }
     }
 }
 
@@ -78,6 +101,22 @@ impl Deferred {
     }
 }
 
+/// How a deferred check failed: the heap and its true value, or (in a
+/// windowed run) the heap and how many values the kept pairs left open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Failure {
+    Value(usize, u32),
+    Unkept(usize, u32),
+}
+
+impl Failure {
+    fn heap(self) -> usize {
+        match self {
+            Failure::Value(n, _) | Failure::Unkept(n, _) => n,
+        }
+    }
+}
+
 /// Deferred witness scans to check, a job at a time to whichever thread
 /// is free; each is checked against `g` (which holds at least G(0..n) of
 /// each). The first that fails in heap order gives its heap and true value
@@ -89,17 +128,25 @@ pub(super) struct Checks<'a, V> {
     pub(super) jobs: &'a Deferred,
     pub(super) splits: &'a [usize],
     pub(super) halves: Halves,
+    pub(super) kept: Kept,
     pub(super) next: AtomicUsize,
-    pub(super) failed: Mutex<Option<(usize, u32)>>,
+    pub(super) failed: Mutex<Option<Failure>>,
 }
 
 impl<'a, V: Value> Checks<'a, V> {
-    pub(super) fn new(g: &'a [V], jobs: &'a Deferred, splits: &'a [usize], halves: Halves) -> Self {
+    pub(super) fn new(
+        g: &'a [V],
+        jobs: &'a Deferred,
+        splits: &'a [usize],
+        halves: Halves,
+        kept: Kept,
+    ) -> Self {
         Checks {
             g,
             jobs,
             splits,
             halves,
+            kept,
             next: AtomicUsize::new(0),
             failed: Mutex::new(None),
         }
@@ -109,7 +156,7 @@ impl<'a, V: Value> Checks<'a, V> {
     pub(super) fn run(&self) {
         let failed_at = || {
             let f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
-            f.map_or(usize::MAX, |(n, _)| n)
+            f.map_or(usize::MAX, Failure::heap)
         };
         let mut set = Vec::new();
         loop {
@@ -127,18 +174,22 @@ impl<'a, V: Value> Checks<'a, V> {
                 post: &[],
             };
             let (splits, halves) = (self.splits, self.halves);
-            if strike_witnessed(parts, n, splits, halves, &mut set, round, None) != Strike::Empty {
-                let v = least_member(&set).expect("values left");
-                let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
-                if f.is_none_or(|(m, _)| n < m) {
-                    *f = Some((n, v));
-                }
+            let failure = match strike_witnessed(
+                parts, n, splits, halves, &mut set, round, None, self.kept,
+            ) {
+                Strike::Empty => continue,
+                Strike::Unkept => Failure::Unkept(n, members(&set)),
+                _ => Failure::Value(n, least_member(&set).expect("values left")),
+            };
+            let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            if f.is_none_or(|m| n < m.heap()) {
+                *f = Some(failure);
             }
         }
     }
 
     /// The first failure in heap order, once every job has been run.
-    pub(super) fn failure(self) -> Option<(usize, u32)> {
+    pub(super) fn failure(self) -> Option<Failure> {
         self.failed.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -179,8 +230,8 @@ mod tests {
         set
     }
 
-    fn run_checks(g: &[u32], jobs: &Deferred) -> Option<(usize, u32)> {
-        let checks = Checks::new(g, jobs, SPLITS, HALVES);
+    fn run_checks(g: &[u32], jobs: &Deferred) -> Option<Failure> {
+        let checks = Checks::new(g, jobs, SPLITS, HALVES, Kept::ALL);
         checks.run();
         checks.failure()
     }
@@ -210,7 +261,7 @@ mod tests {
             }
             jobs.push(n, 0, &bits(&set));
         }
-        assert_eq!(run_checks(&g, &jobs), Some((n1, g[n1])));
+        assert_eq!(run_checks(&g, &jobs), Some(Failure::Value(n1, g[n1])));
     }
 
     #[test]
@@ -227,5 +278,43 @@ mod tests {
         assert_eq!(e.state.built, 4000);
         e.extend(&mut g, 4000).unwrap();
         assert_eq!(g, want);
+    }
+
+    #[test]
+    fn a_windowed_roll_back_unwinds_the_state_and_recomputes_exactly() {
+        // A windowed engine cannot rebuild from every value: it takes the
+        // heaps after n out of its statistics one by one.
+        let want = reference("0.6", 6000);
+        let mut e = Sparse::new(&"0.6".parse().unwrap(), 1, MaskSpec::Auto).unwrap();
+        let mut g = vec![0u32; 6000];
+        e.extend(&mut g, 0).unwrap();
+        e.keep_window(4096, 0);
+        let rare_before = e.state.rare.clone();
+        g[3999..].fill(1);
+        assert_eq!(e.roll_back(&mut g, (3999, want[3999])), 4000);
+        assert_eq!(e.state.built, 4000);
+        assert!(e.state.rare.iter().all(|&r| r < 4000));
+        assert_eq!(e.state.rare[..], rare_before[..e.state.rare.len()]);
+        e.extend(&mut g, 4000).unwrap();
+        assert_eq!(g, want);
+        assert_eq!(e.state.rare, rare_before);
+    }
+
+    #[test]
+    fn a_check_the_kept_pairs_cannot_settle_is_a_halt_not_a_value() {
+        // Heap 2600 of 0.6 with a set holding G(2600) itself (no pair
+        // reaches it): with only G(0..64) and G(2500..) kept the scan
+        // runs out of kept pairs, so the heap is undecided, not G(2600).
+        let g = reference("0.6", 3000);
+        let n = 2600;
+        let mut set = split_reached(&g, n);
+        set.push(g[n]);
+        let mut jobs = Deferred::default();
+        jobs.push(n, 0, &bits(&set));
+        let checks = Checks::new(&g, &jobs, SPLITS, HALVES, Kept::within(64, 2500));
+        checks.run();
+        assert!(matches!(checks.failure(), Some(Failure::Unkept(2600, _))));
+        // With everything kept the same check gives the true value.
+        assert_eq!(run_checks(&g, &jobs), Some(Failure::Value(n, g[n])));
     }
 }

@@ -99,9 +99,35 @@ impl Sparse {
             if n >= 1 && m.is_rare(n, v, self.i0) {
                 self.state.rare.push(n);
                 self.state.rare_x.push(v);
+                // A windowed run that has dropped values keeps rare
+                // positions in its prefix only.
+                if let Some((prefix, lo)) = self.kept.bounds() {
+                    if lo > prefix && n >= prefix {
+                        self.halt.get_or_insert(Halt::Rare { at: n });
+                    }
+                }
             }
         }
         self.state.built = n + 1;
+    }
+
+    /// Forgets G(k..built) (a windowed run's roll-back and halt, which
+    /// cannot rebuild from every value): `g` still holds them. Only the
+    /// largest value is not taken back, and a bound above it is still a
+    /// bound.
+    pub(super) fn unwind<V: Value>(&mut self, g: &[V], k: usize) {
+        let st = &mut self.state;
+        for n in (k..st.built).rev() {
+            if n >= 1 {
+                st.hist.pop(n, g[n].get(), self.i0);
+            }
+            if st.rare.last() == Some(&n) {
+                st.rare.pop();
+                st.rare_x.pop();
+            }
+        }
+        st.built = st.built.min(k);
+        self.ahead = None;
     }
 
     /// G(n) for `n = g.len()` without sparse space: by the diagonal method

@@ -56,6 +56,7 @@ impl Sparse {
             row,
             splits,
             halves,
+            kept: self.kept,
             middle,
             class: &self.class,
             mask,
@@ -148,6 +149,8 @@ pub(super) struct Tiling<'a, V> {
     pub(super) row: usize,
     pub(super) splits: &'a [usize],
     pub(super) halves: Halves,
+    /// The values a windowed run keeps (which moves its first round).
+    pub(super) kept: Kept,
     /// Whether the first round of each heap's witness scan is flagged too.
     pub(super) middle: bool,
     /// For the checked runs: heap h's eligible values are the class
@@ -225,7 +228,7 @@ pub(super) fn flag_block<V: Value>(
                 // nearest the middle), which the caller made sure is known.
                 for (k, r) in rows.chunks_mut(row).enumerate() {
                     for &i in splits {
-                        if let Some((m, a0, a1)) = round_pairs(h0 + k0 + k, i, halves, 0) {
+                        if let Some((m, a0, a1)) = round_pairs(h0 + k0 + k, i, halves, 0, t.kept) {
                             flag_pairs(r, &known[a0..a1], &known[m + 1 - a1..m + 1 - a0]);
                         }
                     }

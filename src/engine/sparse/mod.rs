@@ -65,6 +65,42 @@ pub enum SparseError {
     MaskWithoutSparse,
 }
 
+/// Why a windowed run stopped at a heap it could not decide from the
+/// values it keeps (see [`Sparse::keep_window`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// `values` values of G(at)'s class, below the least value of the
+    /// other class that no option reaches, have no witness among the kept
+    /// split pairs; the pairs that are not kept might hold one.
+    Witness { at: usize, values: u32 },
+    /// Heap `at` is a new rare position past the kept prefix: its pairs
+    /// with every later heap would need its value and theirs.
+    Rare { at: usize },
+}
+
+impl Halt {
+    /// The heap that could not be decided.
+    pub fn at(self) -> usize {
+        match self {
+            Halt::Witness { at, .. } | Halt::Rare { at } => at,
+        }
+    }
+}
+
+/// The engine's state in a windowed run, for its checkpoints: what it
+/// derived from all the values, which a resumed run no longer has.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WindowState {
+    pub built: u64,
+    pub max: u32,
+    /// The histogram of values by heap parity (see [`Histogram`]).
+    pub hist: [Vec<u64>; 2],
+    /// The frozen mask: its bits and whether it uses position parity.
+    pub mask: (u32, bool),
+    /// The rare positions, all in the kept prefix.
+    pub rare: Vec<u64>,
+}
+
 /// The sparse-space engine (`--engine sparse`, the default).
 pub struct Sparse {
     take_all: Vec<usize>,
@@ -128,6 +164,10 @@ pub struct Sparse {
     /// Heaps whose mex lay past their row's limit, so that their far pairs
     /// were flagged one by one.
     fallbacks: usize,
+    /// The values a windowed run keeps (everything otherwise).
+    kept: Kept,
+    /// The heap a windowed run could not decide, once there is one.
+    halt: Option<Halt>,
 }
 
 impl Sparse {
@@ -192,6 +232,8 @@ impl Sparse {
             cursors: Vec::new(),
             candidates: CANDIDATES,
             fallbacks: 0,
+            kept: Kept::ALL,
+            halt: None,
         })
     }
 
@@ -225,14 +267,19 @@ impl Sparse {
         let mut n = from;
         loop {
             // Deferred witness scans are all checked before values leave
-            // the engine, before an overflow is reported, and before the
-            // heap-by-heap path (which does not check them).
-            let must_settle = n >= g.len() || self.state.mask.is_none();
+            // the engine, before an overflow is reported, before a halt,
+            // and before the heap-by-heap path (which does not check them).
+            let must_settle = n >= g.len() || self.state.mask.is_none() || self.halt.is_some();
             if must_settle && !self.pending.is_empty() {
                 if let Some(again) = self.settle(g) {
                     n = again;
                     continue;
                 }
+            }
+            if let Some(halt) = self.halt {
+                // G(..at) stand; what was taken from `at` on is forgotten.
+                self.unwind(g, halt.at());
+                return Ok(());
             }
             if n >= g.len() {
                 return Ok(());
@@ -259,6 +306,86 @@ impl Sparse {
                 }
             };
         }
+    }
+
+    /// Makes this a windowed run's engine, which from now on reads only
+    /// G(0..prefix) and G(lo..) (the caller keeps them; nothing before the
+    /// next `extend` starts may be below `lo + prefix + ` the largest split
+    /// distance, and the caller checks that every rare position is below
+    /// `prefix`). Once anything is dropped (`lo > prefix`) the mask is
+    /// frozen: choosing one needs every value. Witness scans then take the
+    /// low pairs first and no middle, and a heap that the kept pairs
+    /// cannot decide stops the run ([`Sparse::halted`]).
+    pub fn keep_window(&mut self, prefix: usize, lo: usize) {
+        self.kept = Kept::within(prefix, lo);
+        self.middle = false;
+        if lo > prefix {
+            self.state.next_choice = usize::MAX;
+        }
+    }
+
+    /// The heap a windowed run stopped at, and why; `extend` has then
+    /// filled the values up to it only.
+    pub fn halted(&self) -> Option<Halt> {
+        self.halt
+    }
+
+    /// The mask in use, if any.
+    pub fn mask(&self) -> Option<Mask> {
+        self.state.mask
+    }
+
+    /// What a windowed run's checkpoint keeps of the engine (None before
+    /// a mask is chosen: a run that has not dropped anything restarts
+    /// from its values alone).
+    pub fn window_state(&self) -> Option<WindowState> {
+        let st = &self.state;
+        let mask = st.mask?;
+        Some(WindowState {
+            built: st.built as u64,
+            max: st.max,
+            hist: st.hist.counts(),
+            mask: (mask.bits, mask.pp),
+            rare: st.rare.iter().map(|&r| r as u64).collect(),
+        })
+    }
+
+    /// Takes up a windowed run where its checkpoint left it: `g` holds at
+    /// least G(0..prefix), the rare positions' values among them. Fails
+    /// when the state does not fit the game.
+    pub fn restore_window<V: Value>(&mut self, w: &WindowState, g: &[V]) -> Result<(), String> {
+        let mask = Mask {
+            bits: w.mask.0,
+            pp: w.mask.1,
+        };
+        if mask.pp && !self.allow_pp {
+            return Err(format!(
+                "mask {mask:?} needs position parity, which this game lacks"
+            ));
+        }
+        let rare: Vec<usize> = w.rare.iter().map(|&r| r as usize).collect();
+        if rare.windows(2).any(|p| p[0] >= p[1]) || rare.last().is_some_and(|&r| r >= g.len()) {
+            return Err("rare positions out of order or out of the prefix".into());
+        }
+        if let Some(&r) = rare
+            .iter()
+            .find(|&&r| !mask.is_rare(r, g[r].get(), self.i0))
+        {
+            return Err(format!("heap {r} is listed as rare but its value is not"));
+        }
+        self.state = State {
+            built: w.built as usize,
+            max: w.max,
+            hist: Histogram::from_counts(w.hist.clone()),
+            mask: Some(mask),
+            rare_x: rare.iter().map(|&r| g[r].get()).collect(),
+            rare,
+            next_choice: usize::MAX,
+        };
+        self.ahead = None;
+        self.pending.clear();
+        self.halt = None;
+        Ok(())
     }
 
     /// Values below this bound cover every option so far (XORs included).

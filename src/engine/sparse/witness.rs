@@ -168,9 +168,10 @@ impl Sparse {
         // reached out of the set.
         let splits = &self.splits;
         let halves = self.halves;
+        let kept = self.kept;
         let mut flag_round = |c: usize, row: &mut [u8], set: &mut [u64]| {
             for &i in splits {
-                if let Some((m, a0, a1)) = round_pairs(n, i, halves, c) {
+                if let Some((m, a0, a1)) = round_pairs(n, i, halves, c, kept) {
                     seam_pieces(g, m, a0, a1, |lo, hi| {
                         flag_pairs(row, lo, hi);
                         false
@@ -204,9 +205,17 @@ impl Sparse {
         self.open = open;
         let (splits, halves) = (&self.splits[..], self.halves);
         let limit = budget.as_ref().map(|b| b.0);
-        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit) {
+        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit, self.kept) {
             Strike::Empty => mo as u32,
             Strike::Exhausted => least_member(&set).expect("values left"),
+            Strike::Unkept => {
+                // Not decided: the block stops here (see `Halt`).
+                self.halt.get_or_insert(Halt::Witness {
+                    at: n,
+                    values: members(&set),
+                });
+                mo as u32
+            }
             Strike::Paused(round) => {
                 budget.expect("paused by a budget").1.push(n, round, &set);
                 mo as u32
@@ -356,6 +365,9 @@ pub(super) enum Strike {
     Empty,
     /// Every pair was scanned; the values left are unreachable.
     Exhausted,
+    /// Every kept pair was scanned, but a windowed run no longer holds
+    /// some pairs: the values left cannot be decided.
+    Unkept,
     /// The budget ran out; the scan goes on from this round.
     Paused(usize),
 }
@@ -369,6 +381,7 @@ pub(super) enum Strike {
 /// values within a few thousand pairs, where going on outwards from the
 /// middle takes tens of thousands. Starts at round `from`; with a `budget`,
 /// pauses after the round in which that many pairs have been scanned.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn strike_witnessed<V: Value>(
     g: Parts<V>,
     n: usize,
@@ -377,6 +390,7 @@ pub(super) fn strike_witnessed<V: Value>(
     set: &mut [u64],
     from: usize,
     budget: Option<usize>,
+    kept: Kept,
 ) -> Strike {
     if set.iter().all(|&w| w == 0) {
         return Strike::Empty;
@@ -389,7 +403,7 @@ pub(super) fn strike_witnessed<V: Value>(
         }
         let mut any = false;
         for &i in splits {
-            let Some((m, a0, a1)) = round_pairs(n, i, halves, c) else {
+            let Some((m, a0, a1)) = round_pairs(n, i, halves, c, kept) else {
                 continue;
             };
             any = true;
@@ -402,7 +416,12 @@ pub(super) fn strike_witnessed<V: Value>(
         // no low pairs, or no middle beyond the first step); a chunk
         // round only once the chunks are done.
         if !any && c >= FIXED_ROUNDS {
-            return Strike::Exhausted;
+            let unkept = splits.iter().any(|&i| kept.misses_pairs(n, i, halves));
+            return if unkept {
+                Strike::Unkept
+            } else {
+                Strike::Exhausted
+            };
         }
         c += 1;
     }
@@ -414,38 +433,102 @@ pub(super) fn strike_witnessed<V: Value>(
 /// out (so that a budget may pause within them), with the low pairs
 /// `[1, LOW_PAIRS]` as the second round; then the rest of `[1, mid]` a
 /// [`CHUNK`] at a time. Every pair is in exactly one round.
+///
+/// In a windowed run ([`Kept`]) the smaller parts `a` come from the
+/// prefix `[1, prefix)` (their partners are recent), and the top of the
+/// prefix plays the middle's part: its values are of the kind the
+/// sequence has now, as the middle's are. Then, while the window still
+/// reaches back that far, the pairs `[lo, half]`, a chunk at a time.
 #[inline]
 pub(super) fn round_pairs(
     n: usize,
     i: usize,
     halves: Halves,
     c: usize,
+    kept: Kept,
 ) -> Option<(usize, usize, usize)> {
     if n < i + 2 {
         return None;
     }
     let m = n - i;
     let half = halves.last(m);
-    let mid = half.saturating_sub(MIDDLE_PAIRS);
+    // The smaller parts from the prefix are [1, top); in a full run, all.
+    let (top, lo) = match kept.window {
+        Some((prefix, lo)) => (prefix.min(half + 1), lo.max(prefix)),
+        None => (half + 1, half + 1),
+    };
+    let h = top.saturating_sub(1);
+    let mid = h.saturating_sub(MIDDLE_PAIRS);
     let low = LOW_PAIRS.min(mid);
     let (a0, a1) = if c == 1 {
         (1, low + 1)
     } else if c < FIXED_ROUNDS {
         // Middle step 0 is round 0, steps 1, 2, … rounds 2, 3, ….
         let step = c.saturating_sub(1);
-        let a1 = (half + 1).saturating_sub(step * MIDDLE_STEP).max(mid + 1);
+        let a1 = (h + 1).saturating_sub(step * MIDDLE_STEP).max(mid + 1);
         (a1.saturating_sub(MIDDLE_STEP).max(mid + 1), a1)
     } else {
-        let a0 = low + 1 + (c - FIXED_ROUNDS) * CHUNK;
-        (a0, (a0 + CHUNK).min(mid + 1))
+        let k = c - FIXED_ROUNDS;
+        let below = (mid + 1).saturating_sub(low + 1).div_ceil(CHUNK);
+        if k < below {
+            let a0 = low + 1 + k * CHUNK;
+            (a0, (a0 + CHUNK).min(mid + 1))
+        } else {
+            // A window's pairs with both parts recent.
+            let a0 = lo.max(top) + (k - below) * CHUNK;
+            (a0, (a0 + CHUNK).min(half + 1))
+        }
     };
     (a0 < a1).then_some((m, a0, a1))
+}
+
+/// Which heaps' values a windowed run still holds, for the witness scans:
+/// G(0..prefix) and G(lo..). Everything, for a full run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Kept {
+    window: Option<(usize, usize)>,
+}
+
+impl Kept {
+    /// Every value is kept.
+    pub(super) const ALL: Kept = Kept { window: None };
+
+    /// G(0..prefix) and G(lo..), in a windowed run (even before anything
+    /// is dropped, `lo ≤ prefix`: the scan order is the window's).
+    pub(super) fn within(prefix: usize, lo: usize) -> Kept {
+        Kept {
+            window: Some((prefix, lo)),
+        }
+    }
+
+    /// `(prefix, lo)` in a windowed run.
+    pub(super) fn bounds(self) -> Option<(usize, usize)> {
+        self.window
+    }
+
+    /// Whether the pair `(a, m − a)` (`a ≤ m − a`) is kept: for tests.
+    #[cfg(test)]
+    fn holds(self, a: usize) -> bool {
+        match self.window {
+            Some((prefix, lo)) => a < prefix || a >= lo,
+            None => true,
+        }
+    }
+
+    /// Whether some split pair of heap `n` at distance `i` is not kept:
+    /// then a value left without a witness cannot be decided.
+    pub(super) fn misses_pairs(self, n: usize, i: usize, halves: Halves) -> bool {
+        match self.window {
+            Some((prefix, lo)) if n >= i + 2 => prefix < lo && prefix <= halves.last(n - i),
+            _ => false,
+        }
+    }
 }
 
 /// How many values the first scan round of every heap below `end` reads
 /// (the end of the highest run): a tile may flag that round only when they
 /// are all known.
-pub(super) fn middle_known(end: usize, splits: &[usize], halves: Halves) -> usize {
+pub(super) fn middle_known(end: usize, splits: &[usize], halves: Halves, kept: Kept) -> usize {
     // The round's highest partner, m + 1 − a0 (about m/2 + 256), never
     // falls as the heap grows: the last heap reaches the highest.
     let Some(n) = end.checked_sub(1) else {
@@ -453,7 +536,7 @@ pub(super) fn middle_known(end: usize, splits: &[usize], halves: Halves) -> usiz
     };
     splits
         .iter()
-        .filter_map(|&i| round_pairs(n, i, halves, 0))
+        .filter_map(|&i| round_pairs(n, i, halves, 0, kept))
         .map(|(m, a0, _)| m + 1 - a0)
         .max()
         .unwrap_or(0)
@@ -472,9 +555,13 @@ mod tests {
             for splits in [&[1][..], &[1, 2], &[2, 5], &[3]] {
                 let mut highest = 0;
                 for end in 0..5000 {
-                    assert_eq!(middle_known(end, splits, halves), highest, "end {end}");
+                    assert_eq!(
+                        middle_known(end, splits, halves, Kept::ALL),
+                        highest,
+                        "end {end}"
+                    );
                     for &i in splits {
-                        if let Some((m, a0, a1)) = round_pairs(end, i, halves, 0) {
+                        if let Some((m, a0, a1)) = round_pairs(end, i, halves, 0, Kept::ALL) {
                             // Pairs (a, m − a) for a0 ≤ a < a1.
                             highest = highest.max(m - a0 + 1).max(a1);
                         }
@@ -487,43 +574,63 @@ mod tests {
     #[test]
     fn the_rounds_take_every_pair_once_and_end_after_the_first_empty_chunk() {
         // As strike_witnessed walks them: every round before the chunks,
-        // then chunks until one is empty.
+        // then chunks until one is empty. In a window, every kept pair.
+        let kepts = [
+            Kept::ALL,
+            Kept::within(2000, 0),
+            Kept::within(1500, 2500),
+            Kept::within(1024, 30_000),
+            Kept::within(4096, 1 << 19),
+        ];
         for unequal_splits in [false, true] {
             let halves = Halves { unequal_splits };
             for n in (0..3000).chain([5000, 40_000, 1 << 20]) {
                 for i in [0, 1, 2, 6] {
-                    let mut taken = vec![0u8; n + 1];
-                    let mut c = 0;
-                    loop {
-                        let r = round_pairs(n, i, halves, c);
-                        if let Some((m, a0, a1)) = r {
-                            assert_eq!(m, n - i);
-                            for t in &mut taken[a0..a1] {
-                                *t += 1;
-                            }
-                        } else if c >= super::FIXED_ROUNDS {
-                            break;
-                        }
-                        c += 1;
-                    }
-                    // Nothing after the end either.
-                    assert!((c..c + 3).all(|c| round_pairs(n, i, halves, c).is_none()));
-                    // The splits of m = n − i into a + (m − a), a ≥ 1, the
-                    // smaller part first (strictly, with the u suffix).
-                    for (a, &t) in taken.iter().enumerate() {
-                        let pair = n >= i + 2 && a >= 1 && {
-                            let b = n - i - a.min(n - i);
-                            if unequal_splits {
-                                a < b
-                            } else {
-                                a <= b
-                            }
-                        };
-                        let want = u8::from(pair);
-                        assert_eq!(t, want, "n {n}, i {i}, a {a}, unequal {unequal_splits}");
+                    for kept in kepts {
+                        check_rounds(n, i, halves, kept);
                     }
                 }
             }
         }
+    }
+
+    fn check_rounds(n: usize, i: usize, halves: Halves, kept: Kept) {
+        let mut taken = vec![0u8; n + 1];
+        let mut c = 0;
+        loop {
+            let r = round_pairs(n, i, halves, c, kept);
+            if let Some((m, a0, a1)) = r {
+                assert_eq!(m, n - i);
+                for t in &mut taken[a0..a1] {
+                    *t += 1;
+                }
+            } else if c >= super::FIXED_ROUNDS {
+                break;
+            }
+            c += 1;
+        }
+        // Nothing after the end either.
+        assert!((c..c + 3).all(|c| round_pairs(n, i, halves, c, kept).is_none()));
+        // The splits of m = n − i into a + (m − a), a ≥ 1, the smaller
+        // part first (strictly, with the u suffix), where kept.
+        let mut missed = false;
+        for (a, &t) in taken.iter().enumerate() {
+            let pair = n >= i + 2 && a >= 1 && {
+                let b = n - i - a.min(n - i);
+                if halves.unequal_splits {
+                    a < b
+                } else {
+                    a <= b
+                }
+            };
+            missed |= pair && !kept.holds(a);
+            let want = u8::from(pair && kept.holds(a));
+            assert_eq!(t, want, "n {n}, i {i}, a {a}, {halves:?}, {kept:?}");
+        }
+        assert_eq!(
+            kept.misses_pairs(n, i, halves),
+            missed,
+            "n {n}, i {i}, {kept:?}"
+        );
     }
 }

@@ -1,0 +1,189 @@
+//! `octal run CODE --window W` and the resume of such a run: a windowed
+//! run ([`octal::window`]), with its checkpoint file, progress bar,
+//! signals, and what it says when it stops at a heap it cannot decide.
+
+use octal::window::{self, Sizes, WindowEnding, WindowError, Windowed};
+
+use super::prelude::*;
+
+/// `--window` and `--prefix`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct WindowOpts {
+    /// Keep only a prefix and the last W values (e.g. 2^20), in memory
+    /// that does not grow with --to: sparse-space games only. A heap the
+    /// kept values cannot decide stops the run (exit 4), never a guess.
+    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    pub window: Option<String>,
+    /// With --window: how many values from G(0) on to keep (default: a
+    /// quarter of the window; rare positions and the witness pairs' small
+    /// parts must lie in it).
+    #[arg(
+        long,
+        value_name = "P",
+        requires = "window",
+        allow_hyphen_values = true
+    )]
+    pub prefix: Option<String>,
+}
+
+impl WindowOpts {
+    /// The sizes asked for, if a window is.
+    pub fn sizes(&self) -> Result<Option<Sizes>> {
+        let Some(w) = &self.window else {
+            return Ok(None);
+        };
+        let window = parse_to("window", w)?;
+        let prefix = self
+            .prefix
+            .as_deref()
+            .map(|p| parse_to("prefix", p))
+            .transpose()?;
+        Ok(Some(Sizes::new(window, prefix).map_err(input)?))
+    }
+}
+
+/// A window error as the binary reports it: bad input (exit 2) or not.
+fn report(e: WindowError) -> anyhow::Error {
+    if e.is_input() {
+        input(e)
+    } else {
+        match e {
+            WindowError::Store(s) => s.into(),
+            e => e.into(),
+        }
+    }
+}
+
+/// `octal run CODE --to N --window W`: a new windowed run, or the one
+/// already checkpointed at the path (of the same code).
+pub fn run(
+    job: &Job,
+    sizes: Sizes,
+    path: Option<PathBuf>,
+    report_opts: Report,
+    keep_going: bool,
+    opts: &StoreOpts,
+) -> Result<ExitCode> {
+    if job.engine != EngineKind::Sparse {
+        return Err(input(
+            "--window runs the sparse engine only (drop --engine)",
+        ));
+    }
+    if job.to == 0 {
+        return Err(JobError::Empty.into());
+    }
+    let w = match &path {
+        Some(p) if p.exists() => {
+            let w = Windowed::resume(p, Some(job.to), job.threads).map_err(report)?;
+            if w.code() != &job.code {
+                return Err(StoreError::WrongCode {
+                    path: p.clone(),
+                    found: w.code().to_string(),
+                    wanted: job.code.to_string(),
+                }
+                .into());
+            }
+            if w.meta().sizes != sizes {
+                return Err(input(format!(
+                    "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
+                    p.display(),
+                    w.meta().sizes.window,
+                    w.meta().sizes.prefix
+                )));
+            }
+            w
+        }
+        p => Windowed::new(&job.code, job.to, sizes, job.threads, p.as_deref()).map_err(report)?,
+    };
+    drive(w, report_opts, keep_going, opts)
+}
+
+/// `octal resume PATH` of a windowed run's checkpoint.
+pub fn resume(
+    path: &Path,
+    to: Option<u64>,
+    threads: usize,
+    report_opts: Report,
+    keep_going: bool,
+    opts: &StoreOpts,
+) -> Result<ExitCode> {
+    if to == Some(0) {
+        return Err(JobError::Empty.into());
+    }
+    let w = Windowed::resume(path, to, threads).map_err(report)?;
+    drive(w, report_opts, keep_going, opts)
+}
+
+/// Runs `w` to its end with progress, checkpoints and signals, then
+/// prints its summary.
+fn drive(mut w: Windowed, r: Report, keep_going: bool, opts: &StoreOpts) -> Result<ExitCode> {
+    let every = opts.every()?;
+    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let bar = progress_bar(w.meta().to, r.quiet || r.json);
+    if let Some(bar) = &bar {
+        bar.set_position(w.meta().done);
+        bar.reset_eta();
+    }
+    let ending = w.run(!keep_going, every, Some(&stop), &mut |p| update(&bar, p));
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let ending = ending.map_err(report)?;
+    let place = w
+        .path()
+        .map(|p| format!("; `octal resume {}` continues", p.display()))
+        .unwrap_or_default();
+    match ending {
+        WindowEnding::Stopped(status) => {
+            eprintln!(
+                "octal: interrupted: checkpoint saved at {} values{place}",
+                w.meta().done
+            );
+            return Ok(ExitCode::from(status as u8));
+        }
+        WindowEnding::Halted(why) => {
+            let s = w.summary();
+            print(&s, r.json)?;
+            eprintln!("octal: stopped: {why}");
+            return Ok(ExitCode::from(window::EXIT_UNDECIDED));
+        }
+        WindowEnding::Done => {}
+    }
+    let s = w.summary();
+    print(&s, r.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The summary of a windowed run: as a full run's, then the window's
+/// own lines.
+fn print(s: &window::WindowSummary, json: bool) -> Result<()> {
+    if json {
+        outln!("{}", serde_json::to_string(s)?);
+        return Ok(());
+    }
+    print_summary(&s.summary, false)?;
+    let kept = if s.kept_from == 0 {
+        "nothing dropped yet".to_string()
+    } else {
+        format!("G(0..{}) and G({}..) kept", s.prefix, s.kept_from)
+    };
+    outln!(
+        "window: {} values, prefix {} ({kept}; {} of values at most); periods up to {} looked for, longer ones not",
+        s.window,
+        s.prefix,
+        store::human_bytes(s.memory_bytes),
+        s.periods_searched_up_to
+    );
+    let powers: Vec<String> = s
+        .powers_of_two
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(|(n, v)| format!("G({n})={v}"))
+        .collect();
+    if !powers.is_empty() {
+        outln!("at powers of two: … {} (all in --json)", powers.join(", "));
+    }
+    Ok(())
+}

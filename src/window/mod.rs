@@ -1,0 +1,672 @@
+//! Windowed runs: a sequence computed in memory that does not grow with
+//! it. A sparse-space game needs, for heap n, the values of its rare
+//! heaps (all small) and of their partners n − i − r (all recent), and
+//! for the witness scans the pairs (a, m − a) with a small, whose partners
+//! are recent too. So a run that keeps a prefix G(0..P), the last values
+//! and the statistics can go on for as long as there is time: memory is
+//! O(P + W), whatever N.
+//!
+//! Exact or stopped, never a guess: the engine only ever decides a heap
+//! from pairs it holds (see [`crate::engine::Halt`]), every rare position
+//! must lie in the prefix, and the mask is frozen once values are dropped
+//! (it was chosen, as in a full run, from every value up to then).
+//!
+//! The run keeps what a full run's summary says (checksum, largest value
+//! and where it first occurs, zeros, the period), plus the value
+//! histogram, the rare positions, and G at every power of two and at every
+//! checkpoint. Periods up to about ¾W are looked for and proven with the
+//! same bound as a full run; longer ones are not searched.
+
+pub mod file;
+pub mod ring;
+pub mod verify;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::code::Code;
+use crate::engine::{Engine, Halt, MaskSpec, Overflow, Sparse, SparseError, WindowState};
+use crate::period::{Detector, SHORT};
+use crate::run::{Progress, Summary};
+use crate::stats::Stats;
+use crate::store::StoreError;
+use ring::Ring;
+
+/// The window when none is given: 2^20 values (2 MiB), with a prefix of
+/// a quarter of it.
+pub const DEFAULT_WINDOW: u64 = 1 << 20;
+/// The least window: below it the prefix could not hold even the low
+/// pairs and the period detector's reach.
+pub const MIN_WINDOW: u64 = 1 << 14;
+/// Values computed before a game is judged to have no sparse space.
+pub const PROBE: usize = 1 << 14;
+/// Exit status of a windowed run stopped at a heap it cannot decide.
+pub const EXIT_UNDECIDED: u8 = 4;
+
+/// Why a windowed run cannot start or go on.
+#[derive(Debug, Error)]
+pub enum WindowError {
+    /// The game has no sparse space (or moves the engine cannot window).
+    #[error("{code} cannot run in a window: {why}; every split pair is needed, and so is every value: run it without --window")]
+    Unsupported { code: String, why: String },
+    /// The window or prefix asked for cannot work.
+    #[error("{0}")]
+    Size(String),
+    #[error("cannot reserve the address range of {values} values: {error}")]
+    Reserve { values: u64, error: std::io::Error },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl WindowError {
+    /// Whether the user's input is at fault (exit code 2).
+    pub fn is_input(&self) -> bool {
+        match self {
+            WindowError::Unsupported { .. } | WindowError::Size(_) => true,
+            WindowError::Reserve { .. } => false,
+            WindowError::Store(e) => e.is_input(),
+        }
+    }
+}
+
+/// A windowed run's sizes: the window W (values kept behind the newest)
+/// and the least prefix P (kept from G(0)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sizes {
+    pub window: u64,
+    pub prefix: u64,
+}
+
+impl Sizes {
+    /// Checks the sizes; `prefix` defaults to a quarter of the window.
+    pub fn new(window: u64, prefix: Option<u64>) -> Result<Sizes, WindowError> {
+        if window < MIN_WINDOW {
+            return Err(WindowError::Size(format!(
+                "--window {window} is too small: at least {MIN_WINDOW} (2^14) values"
+            )));
+        }
+        let prefix = prefix.unwrap_or(window / 4);
+        // The prefix's pairs need partners in the window (see `slide`).
+        let most = window / 4 * 3 - 2 * SHORT as u64;
+        if !(1024..=most).contains(&prefix) {
+            return Err(WindowError::Size(format!(
+                "--prefix {prefix} must be between 1024 and {most} (three quarters of the window, less 2048)"
+            )));
+        }
+        Ok(Sizes { window, prefix })
+    }
+
+    /// Values computed per step: a quarter of the window.
+    fn chunk(&self) -> u64 {
+        self.window / 4
+    }
+
+    /// How far back of the step's first heap the values are kept.
+    fn back(&self) -> u64 {
+        self.window - self.chunk()
+    }
+}
+
+/// Everything a windowed run keeps besides its values, as its checkpoint
+/// file holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Meta {
+    pub code: String,
+    pub to: u64,
+    pub sizes: Sizes,
+    /// The prefix kept once values are dropped (0 before): at least
+    /// `sizes.prefix`, and past the last rare position.
+    pub prefix: u64,
+    /// G(lo..done) are kept (with G(0..prefix)); nothing below `lo` past
+    /// the prefix. 0 before anything is dropped.
+    pub lo: u64,
+    /// G(0..done) have been computed.
+    pub done: u64,
+    pub stats: Stats,
+    /// How many heaps n < done have G(n) = v, by v.
+    pub histogram: Vec<u64>,
+    /// (n, G(n)) for n = 1, 2, 4, … below `done`.
+    pub powers: Vec<(u64, u32)>,
+    /// (n, G(n)) for the last heap of every checkpoint.
+    pub marks: Vec<(u64, u32)>,
+    pub detector: Detector,
+    /// The engine's state once values are dropped.
+    pub engine: Option<WindowState>,
+    /// Seconds spent computing, over every session.
+    pub seconds: f64,
+    /// Why the run stopped at a heap it could not decide, if it did.
+    #[serde(default)]
+    pub halted: Option<String>,
+}
+
+impl Meta {
+    /// The values a checkpoint holds: G(0..prefix) and G(lo..done), or
+    /// G(0..done) before anything is dropped.
+    pub fn kept_ranges(&self) -> [(u64, u64); 2] {
+        if self.prefix == 0 {
+            [(0, self.done), (self.done, self.done)]
+        } else {
+            [(0, self.prefix), (self.lo, self.done)]
+        }
+    }
+}
+
+/// How a windowed run ended.
+#[derive(Debug)]
+pub enum WindowEnding {
+    /// At its target, or at a proven period.
+    Done,
+    /// Stopped by a signal (the status it asked for), checkpoint saved.
+    Stopped(usize),
+    /// Stopped at a heap it could not decide: the one-line reason.
+    Halted(String),
+}
+
+/// A windowed run in progress.
+pub struct Windowed {
+    code: Code,
+    meta: Meta,
+    ring: Ring,
+    engine: Sparse,
+    threads: usize,
+    /// The largest distance of a move: how far before a heap its own
+    /// options reach besides the pairs.
+    reach: u64,
+    /// Where its checkpoints go (none for a run in memory only).
+    file: Option<file::Locked>,
+}
+
+/// The largest distance of any move of `code` (heaps reached are n − i).
+fn reach(code: &Code) -> u64 {
+    let r = code.rules();
+    r.take_all
+        .iter()
+        .chain(&r.take_leave_one)
+        .chain(&r.take_split)
+        .copied()
+        .max()
+        .unwrap_or(0) as u64
+}
+
+/// Refuses games that a window cannot serve, before anything is run
+/// long: three-heap splits, and splits without sparse space in the first
+/// [`PROBE`] values.
+fn check_game(code: &Code, threads: usize) -> Result<(), WindowError> {
+    let rules = code.rules();
+    let unsupported = |why: String| WindowError::Unsupported {
+        code: code.to_string(),
+        why,
+    };
+    if rules.has_split3() {
+        return Err(unsupported("it splits heaps in three".into()));
+    }
+    if rules.take_split.is_empty() {
+        return Ok(());
+    }
+    let mut probe = Sparse::new(code, threads.min(1), MaskSpec::Auto)
+        .map_err(|e| unsupported(e.to_string()))?;
+    let mut g = vec![0u32; PROBE];
+    probe.extend_u32(&mut g, 0).expect("values fit in u32");
+    if probe.mask().is_none() {
+        return Err(unsupported(format!(
+            "no sparse space in its first {PROBE} values (every mask leaves over a fifth of the positions rare)"
+        )));
+    }
+    Ok(())
+}
+
+impl Windowed {
+    /// A new windowed run of `code` to `to` values, its checkpoints in
+    /// `path` (none: in memory only).
+    pub fn new(
+        code: &Code,
+        to: u64,
+        sizes: Sizes,
+        threads: usize,
+        path: Option<&Path>,
+    ) -> Result<Windowed, WindowError> {
+        check_game(code, threads)?;
+        let file = match path {
+            Some(p) => Some(file::Locked::create(p)?),
+            None => None,
+        };
+        let meta = Meta {
+            code: code.to_string(),
+            to,
+            sizes,
+            prefix: 0,
+            lo: 0,
+            done: 0,
+            stats: Stats::default(),
+            histogram: Vec::new(),
+            powers: Vec::new(),
+            marks: Vec::new(),
+            detector: Detector::new(code),
+            engine: None,
+            seconds: 0.0,
+            halted: None,
+        };
+        Windowed::with(code, meta, threads, file, |_| Ok(()))
+    }
+
+    /// Takes up the run checkpointed in `path`, to `to` values if given.
+    pub fn resume(path: &Path, to: Option<u64>, threads: usize) -> Result<Windowed, WindowError> {
+        let (locked, mut meta, values) = file::Locked::open(path)?;
+        let code: Code = meta
+            .code
+            .parse()
+            .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
+        if let Some(to) = to {
+            meta.to = to;
+        }
+        let damaged = |what: String| WindowError::Store(StoreError::damaged(path, what));
+        let [(a0, a1), (b0, b1)] = meta.kept_ranges();
+        if values.len() as u64 != (a1 - a0) + (b1 - b0) {
+            return Err(damaged("its values do not match its header".into()));
+        }
+        let engine_state = meta.engine.clone();
+        let mut w = Windowed::with(&code, meta, threads, Some(locked), |ring| {
+            let (first, second) = values.split_at((a1 - a0) as usize);
+            ring.open(a0 as usize, a1 as usize)
+                .and_then(|_| ring.open(b0 as usize, b1 as usize))
+                .map_err(|e| StoreError::io(path, "mapping memory")(e))?;
+            let g = ring.slice(b1.max(a1) as usize);
+            g[a0 as usize..a1 as usize].copy_from_slice(first);
+            g[b0 as usize..b1 as usize].copy_from_slice(second);
+            Ok(())
+        })?;
+        if let Some(state) = engine_state {
+            let prefix = w.meta.prefix as usize;
+            let g = w.ring.slice(prefix);
+            w.engine.restore_window(&state, g).map_err(damaged)?;
+            w.engine.keep_window(prefix, w.meta.lo as usize);
+        }
+        Ok(w)
+    }
+
+    fn with(
+        code: &Code,
+        meta: Meta,
+        threads: usize,
+        file: Option<file::Locked>,
+        fill: impl FnOnce(&mut Ring) -> Result<(), WindowError>,
+    ) -> Result<Windowed, WindowError> {
+        let mut ring = Ring::reserve(meta.to.max(meta.done) as usize).map_err(|error| {
+            WindowError::Reserve {
+                values: meta.to,
+                error,
+            }
+        })?;
+        fill(&mut ring)?;
+        let engine = Sparse::new(code, threads, MaskSpec::Auto).map_err(|e| match e {
+            SparseError::Unsupported { .. } => WindowError::Unsupported {
+                code: code.to_string(),
+                why: e.to_string(),
+            },
+            e => WindowError::Store(StoreError::Engine(e)),
+        })?;
+        Ok(Windowed {
+            code: code.clone(),
+            reach: reach(code),
+            meta,
+            ring,
+            engine,
+            threads,
+            file,
+        })
+    }
+
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// The checkpoint file, if the run has one.
+    pub fn path(&self) -> Option<&Path> {
+        self.file.as_ref().map(|f| f.path())
+    }
+
+    /// The values the run holds now: G(0..prefix) and G(lo..done) (all of
+    /// G(0..done) before anything is dropped).
+    pub fn kept_values(&mut self) -> verify::KeptValues<'_> {
+        let [(_, a1), (b0, b1)] = self.meta.kept_ranges();
+        let g = &self.ring.slice(b1.max(a1) as usize)[..];
+        verify::KeptValues {
+            prefix: &g[..a1 as usize],
+            lo: b0 as usize,
+            ring: &g[b0 as usize..b1 as usize],
+        }
+    }
+
+    /// The mask in use (frozen once values are dropped).
+    pub fn mask(&self) -> Option<crate::engine::Mask> {
+        self.engine.mask()
+    }
+
+    /// Bytes of values the run keeps in memory at most.
+    pub fn kept_bytes(&self) -> u64 {
+        2 * (self.meta.sizes.window + self.meta.sizes.prefix.max(self.meta.prefix))
+    }
+
+    /// Computes until the target, a proven period when `stop_at_proof`,
+    /// a signal in `stop`, or a heap it cannot decide; checkpoints every
+    /// `every` (and at the end) when it has a file.
+    pub fn run(
+        &mut self,
+        stop_at_proof: bool,
+        every: Duration,
+        stop: Option<&AtomicUsize>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<WindowEnding, WindowError> {
+        let mut last = Instant::now();
+        let to = self.meta.to;
+        let ending = loop {
+            if let Some(why) = &self.meta.halted {
+                break WindowEnding::Halted(why.clone());
+            }
+            if self.meta.done >= to || (stop_at_proof && self.meta.detector.proven().is_some()) {
+                break WindowEnding::Done;
+            }
+            if let Some(status) = stop.map(|s| s.load(Ordering::SeqCst)).filter(|&s| s != 0) {
+                break WindowEnding::Stopped(status);
+            }
+            self.step(stop_at_proof)?;
+            progress(&Progress {
+                done: self.meta.done,
+                to,
+                max_value: self.meta.stats.max_value,
+                rare_positions: self.engine.info().rare_positions,
+            });
+            if self.file.is_some() && last.elapsed() >= every {
+                self.checkpoint()?;
+                last = Instant::now();
+            }
+        };
+        self.checkpoint()?;
+        Ok(ending)
+    }
+
+    /// Computes the next step of values and drops what falls out of the
+    /// window.
+    fn step(&mut self, stop_at_proof: bool) -> Result<(), WindowError> {
+        let t = Instant::now();
+        let m = &self.meta;
+        let done = m.done;
+        // Short steps at first, so that small runs and proofs stop early.
+        let mut end = (done + (done / 8).clamp(1 << 10, m.sizes.chunk())).min(m.to);
+        if stop_at_proof {
+            if let Some(want) = m.detector.wants() {
+                end = end.min(want.max(done + 64));
+            }
+        }
+        let (d, e) = (done as usize, end as usize);
+        let io = |what| move |e| WindowError::Store(StoreError::io(Path::new("memory"), what)(e));
+        self.ring.open(d, e).map_err(io("backing the window"))?;
+        let g = self.ring.slice(e);
+        let good = match self.engine.extend_u16(g, d) {
+            Ok(()) => self.engine.halted().map_or(e, Halt::at),
+            Err(Overflow { at, value }) => {
+                self.meta.halted = Some(format!(
+                    "G({at}) = {value} does not fit the 16-bit values of a windowed run; run it without --window"
+                ));
+                at
+            }
+        };
+        let g = &self.ring.slice(good)[..];
+        let m = &mut self.meta;
+        m.stats.push(&g[d..]);
+        for (n, &v) in g.iter().enumerate().skip(d) {
+            let v = v as usize;
+            if m.histogram.len() <= v {
+                m.histogram.resize(v + 1, 0);
+            }
+            m.histogram[v] += 1;
+            if n.is_power_of_two() {
+                m.powers.push((n as u64, v as u32));
+            }
+        }
+        m.detector.feed(g);
+        m.done = good as u64;
+        m.seconds += t.elapsed().as_secs_f64();
+        if let Some(h) = self.engine.halted() {
+            self.meta.halted = Some(self.halt_message(h));
+            return Ok(());
+        }
+        if self.meta.halted.is_none() {
+            self.slide()?;
+        }
+        Ok(())
+    }
+
+    /// Drops the values that fall out of the window, once there are any;
+    /// the first time, fixes the prefix and freezes the mask.
+    fn slide(&mut self) -> Result<(), WindowError> {
+        let m = &self.meta;
+        let back = m.sizes.back();
+        let Some(new_lo) = m.done.checked_sub(back) else {
+            return Ok(());
+        };
+        let mut prefix = m.prefix;
+        if prefix == 0 {
+            // The first drop: the prefix must hold every rare position
+            // and leave the pairs of the prefix with recent partners.
+            let last_rare = self.engine.rare_positions().last().copied().unwrap_or(0);
+            prefix = m.sizes.prefix.max(last_rare + 1);
+            if new_lo <= prefix {
+                return Ok(());
+            }
+            if !self.code.rules().take_split.is_empty() && self.engine.mask().is_none() {
+                return Err(WindowError::Unsupported {
+                    code: self.code.to_string(),
+                    why: format!("no sparse space at {} values", m.done),
+                });
+            }
+            let room = back - self.reach - SHORT as u64 - 64;
+            if prefix > room {
+                return Err(WindowError::Size(format!(
+                    "{}: a rare position at heap {last_rare} must stay in the prefix, which needs --window ≥ {}",
+                    self.code,
+                    (4 * (last_rare + 1 + self.reach + SHORT as u64 + 64)).div_ceil(3)
+                )));
+            }
+        }
+        let old_lo = m.lo.max(prefix);
+        if new_lo <= old_lo {
+            return Ok(());
+        }
+        self.ring
+            .release(old_lo as usize, new_lo as usize)
+            .map_err(|e| WindowError::Store(StoreError::io(Path::new("memory"), "releasing")(e)))?;
+        self.meta.prefix = prefix;
+        self.meta.lo = new_lo;
+        self.meta.detector.forget_before(new_lo);
+        self.engine.keep_window(prefix as usize, new_lo as usize);
+        Ok(())
+    }
+
+    fn halt_message(&self, h: Halt) -> String {
+        let (w, p) = (
+            self.meta.sizes.window,
+            self.meta.prefix.max(self.meta.sizes.prefix),
+        );
+        match h {
+            Halt::Witness { at, values } => format!(
+                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window; run again with --window {} (now {w}) or with a full store (without --window)",
+                2 * w
+            ),
+            Halt::Rare { at } => format!(
+                "heap {at} is a new rare position past the kept prefix of {p} values: its pairs with later heaps need values the window drops; run again with --window {} (its prefix is a quarter) or with a full store (without --window)",
+                (4 * (at as u64 + 1)).next_power_of_two()
+            ),
+        }
+    }
+
+    /// Writes the checkpoint (atomically), if the run has a file.
+    pub fn checkpoint(&mut self) -> Result<(), WindowError> {
+        let m = &mut self.meta;
+        if m.done > 0 && m.marks.last().map(|x| x.0) != Some(m.done - 1) {
+            let n = m.done - 1;
+            let v = self.ring.slice(m.done as usize)[n as usize] as u32;
+            m.marks.push((n, v));
+        }
+        m.engine = if m.prefix > 0 {
+            self.engine.window_state()
+        } else {
+            None
+        };
+        let Some(f) = &self.file else { return Ok(()) };
+        let [(a0, a1), (b0, b1)] = m.kept_ranges();
+        let g = self.ring.slice(m.done as usize);
+        f.write(
+            m,
+            &g[a0 as usize..a1 as usize],
+            &g[b0 as usize..b1 as usize],
+        )?;
+        Ok(())
+    }
+
+    /// The run's summary, in the same form as a full run's, with the
+    /// window's own facts beside it.
+    pub fn summary(&mut self) -> WindowSummary {
+        let m = &self.meta;
+        let mut s = Summary::new(&self.code, &m.stats, m.seconds, 2, self.engine.info());
+        let prefix = if m.prefix == 0 { m.done } else { m.prefix };
+        let g = &self.ring.slice(prefix as usize)[..];
+        s.set_period(&m.detector, crate::seq::SeqRef::U16(g));
+        WindowSummary {
+            summary: s,
+            window: m.sizes.window,
+            prefix: m.prefix.max(m.sizes.prefix),
+            kept_from: m.lo,
+            memory_bytes: self.kept_bytes(),
+            periods_searched_up_to: m.sizes.back() - SHORT as u64,
+            rare_list: self.engine.rare_positions(),
+            histogram: m.histogram.clone(),
+            powers_of_two: m.powers.clone(),
+            checkpoints: m.marks.clone(),
+            halted: m.halted.clone(),
+            threads: self.threads,
+        }
+    }
+}
+
+/// A windowed run's summary: a full run's, plus what the window keeps.
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowSummary {
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub window: u64,
+    pub prefix: u64,
+    /// G(kept_from..) are held (0: nothing dropped yet).
+    pub kept_from: u64,
+    /// Bytes of values held at most.
+    pub memory_bytes: u64,
+    /// Longer periods are not looked for.
+    pub periods_searched_up_to: u64,
+    pub rare_list: Vec<u64>,
+    /// How many heaps have each value, by value.
+    pub histogram: Vec<u64>,
+    pub powers_of_two: Vec<(u64, u32)>,
+    pub checkpoints: Vec<(u64, u32)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub halted: Option<String>,
+    #[serde(skip)]
+    pub threads: usize,
+}
+
+/// The default checkpoint file of a windowed run of `code`.
+pub fn default_path(code: &Code) -> PathBuf {
+    PathBuf::from("runs").join(format!("{code}.window"))
+}
+
+/// What `octal verify` finds in a windowed run's checkpoint.
+#[derive(Debug, Clone)]
+pub struct WindowVerdict {
+    /// One line: the run, and what was checked.
+    pub line: String,
+    /// Heaps recomputed whose value differs: (n, kept, recomputed).
+    pub wrong: Vec<(u64, u32, u32)>,
+}
+
+/// Checks a windowed run's checkpoint (its file checksum, on reading) and
+/// recomputes `k` heaps of its window (chosen by `seed`, plus the last)
+/// from the kept values by [`verify::value_at`].
+pub fn verify(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreError> {
+    let (meta, values) = file::read(path)?;
+    let code: Code = meta
+        .code
+        .parse()
+        .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
+    let [(a0, a1), (b0, _)] = meta.kept_ranges();
+    let (pre, ring) = values.split_at((a1 - a0) as usize);
+    let (kv, mask, from) = if meta.prefix == 0 {
+        let all = verify::KeptValues {
+            prefix: &values,
+            lo: values.len(),
+            ring: &[],
+        };
+        (all, None, 0)
+    } else {
+        let mask = meta.engine.as_ref().map(|e| crate::engine::Mask {
+            bits: e.mask.0,
+            pp: e.mask.1,
+        });
+        // Heaps whose prefix pairs all have their partners kept.
+        let from = b0 + meta.prefix + reach(&code);
+        let kv = verify::KeptValues {
+            prefix: pre,
+            lo: b0 as usize,
+            ring,
+        };
+        (kv, mask, from)
+    };
+    let mut picks: Vec<u64> = Vec::new();
+    if meta.done > from {
+        let mut x = seed;
+        for _ in 0..k {
+            // splitmix64
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            picks.push(from + z % (meta.done - from));
+        }
+        picks.push(meta.done - 1);
+    }
+    picks.sort_unstable();
+    picks.dedup();
+    let mut wrong = Vec::new();
+    let mut undecided = 0;
+    for &n in &picks {
+        let have = kv.get(n as usize).expect("a kept heap");
+        match verify::value_at(&code, mask, &kv, n as usize) {
+            Some(v) if v != have => wrong.push((n, have, v)),
+            Some(_) => {}
+            None => undecided += 1,
+        }
+    }
+    let line = format!(
+        "{}: windowed run of {}, {} values (window {}, prefix {}), checksum {}, file checksum ok, {} heaps of the window recomputed from the kept values{}",
+        path.display(),
+        meta.code,
+        meta.done,
+        meta.sizes.window,
+        meta.prefix.max(meta.sizes.prefix),
+        meta.stats.checksum.hex(),
+        picks.len() - undecided,
+        if undecided > 0 {
+            format!(" ({undecided} more not decidable from them)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(WindowVerdict { line, wrong })
+}

@@ -1,0 +1,343 @@
+//! Windowed runs against full ones: the same values (by checksum and by
+//! the values kept), the same periods, a clean stop (never a guess) where
+//! the window cannot decide a heap, and a resume after `kill -9` that
+//! keeps the checksum.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use octal::engine::{compute, EngineKind};
+use octal::stats::{Checksum, Stats};
+use octal::window::verify::value_at;
+use octal::window::{Sizes, WindowEnding, Windowed};
+use octal::Code;
+
+fn full(code: &Code, n: usize) -> Vec<u32> {
+    compute(&mut *EngineKind::Sparse.build(code, 1), n)
+}
+
+/// How a windowed run of `code` to `n` ended, once checked against the
+/// full engine's values: "done" (with values dropped), "halted" (at a
+/// heap that the kept values truly cannot decide), or "refused".
+fn check(code: &str, n: usize, window: u64, threads: usize) -> &'static str {
+    let c: Code = code.parse().unwrap();
+    let sizes = Sizes::new(window, None).unwrap();
+    let Ok(mut w) = Windowed::new(&c, n as u64, sizes, threads, None) else {
+        return "refused";
+    };
+    let Ok(end) = w.run(false, Duration::MAX, None, &mut |_| {}) else {
+        return "refused";
+    };
+    let want = full(&c, n);
+    let done = w.meta().done as usize;
+    // Every value the run made is the full engine's.
+    assert_eq!(
+        w.meta().stats,
+        Stats::of(&want[..done]),
+        "{code}: statistics"
+    );
+    let (prefix, lo) = (w.meta().prefix as usize, w.meta().lo as usize);
+    let mask = w.mask();
+    let kept = w.kept_values();
+    assert_eq!(kept.prefix.len(), if prefix == 0 { done } else { prefix });
+    for (k, &v) in kept.prefix.iter().chain(kept.ring).enumerate() {
+        let n = if k < kept.prefix.len() {
+            k
+        } else {
+            lo + k - kept.prefix.len()
+        };
+        assert_eq!(v as u32, want[n], "{code}: kept G({n})");
+    }
+    match end {
+        WindowEnding::Done => {
+            assert_eq!(done, n, "{code}");
+            if prefix > 0 {
+                assert!(lo > prefix, "{code}: values were dropped");
+                "done"
+            } else {
+                "small"
+            }
+        }
+        WindowEnding::Halted(why) => {
+            assert!(done < n && prefix > 0, "{code}: {why}");
+            let h = done;
+            let i0 = c.rules().take_split.first().copied().unwrap_or(0);
+            let m = mask.expect("a mask");
+            if why.contains("new rare position") {
+                assert!(m.is_rare(h, want[h], i0) && h >= prefix, "{code}: {why}");
+            } else {
+                // The kept values cannot decide it: an independent method,
+                // every kept option into a bitset, says so too.
+                let g: Vec<u16> = want[..h].iter().map(|&v| v as u16).collect();
+                let kept = octal::window::verify::KeptValues {
+                    prefix: &g[..prefix],
+                    lo,
+                    ring: &g[lo..],
+                };
+                assert_eq!(value_at(&c, mask, &kept, h), None, "{code}: {why}");
+            }
+            "halted"
+        }
+        WindowEnding::Stopped(_) => unreachable!(),
+    }
+}
+
+#[test]
+fn a_window_gives_the_full_runs_values_or_stops_where_they_cannot_decide() {
+    // 0.6 in a window of 2^15 stops at a heap whose value of its own
+    // class is witnessed only by a pair (a, m − a) with 20,628 ≤ a: the
+    // prefix (which must hold the rare positions, up to 20,627) has no
+    // witness for it. In 2^17 it goes on further.
+    assert_eq!(check("0.6", 1 << 18, 1 << 15, 2), "halted");
+    for (code, n) in [
+        ("0.6", 1 << 18),
+        (".16", 1 << 18),
+        (".56", 1 << 18),
+        ("4.7", 1 << 18),
+    ] {
+        for threads in [1, 2] {
+            assert_eq!(
+                check(code, n, 1 << 17, threads),
+                "done",
+                "{code}, {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_sparse_space_codes_run_exactly_in_a_window() {
+    let mut x = 0x5eed_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    for _ in 0..24 {
+        let digits: String = (0..1 + next() % 3)
+            .map(|_| char::from(b'0' + (next() % 8) as u8))
+            .collect();
+        let code = format!("{}.{digits}", if next() % 4 == 0 { "4" } else { "0" });
+        let end = check(&code, 1 << 17, 1 << 14, 1 + (next() % 2) as usize);
+        *seen.entry(end).or_insert(0) += 1;
+    }
+    assert!(
+        seen.get("done").copied().unwrap_or(0) >= 3,
+        "too few ran windowed: {seen:?}"
+    );
+}
+
+#[test]
+fn windowed_periods_are_the_full_runs() {
+    // .16's period 149,459 is Gangolli and Plambeck's; the rest are the
+    // full engine's, computed here.
+    // Windows small enough to be in use before the proof (and for .376
+    // to keep its last rare position, 1,140,540, in the prefix).
+    for (code, window) in [
+        (".16", 1 << 18),
+        (".56", 1 << 18),
+        (".127", 1 << 16),
+        (".376", 1 << 22),
+    ] {
+        let c: Code = code.parse().unwrap();
+        let sizes = Sizes::new(window, None).unwrap();
+        let mut w = Windowed::new(&c, 1 << 24, sizes, 2, None).unwrap();
+        let end = w.run(true, Duration::MAX, None, &mut |_| {}).unwrap();
+        assert!(matches!(end, WindowEnding::Done), "{code}: {end:?}");
+        let got = w.summary().summary.period.expect("a proven period");
+        let job = octal::run::Job {
+            code: c.clone(),
+            to: 1 << 24,
+            engine: EngineKind::Sparse,
+            threads: 2,
+            mask: Default::default(),
+        };
+        let want = octal::run::run_until(&job, true, &mut |_| {})
+            .unwrap()
+            .summary
+            .period
+            .unwrap();
+        assert!(
+            w.meta().lo > w.meta().prefix,
+            "{code}: the window was in use"
+        );
+        assert_eq!(
+            (got.period, got.preperiod),
+            (want.period, want.preperiod),
+            "{code}"
+        );
+        if code == ".16" {
+            assert_eq!(got.period, 149_459);
+        }
+    }
+}
+
+#[test]
+fn games_without_sparse_space_are_refused_up_front() {
+    // Games whose values leave over a fifth of the positions rare under
+    // every mask (the census finds no sparse space in them).
+    for code in [".06", ".76"] {
+        let c: Code = code.parse().unwrap();
+        let sizes = Sizes::new(1 << 15, None).unwrap();
+        let e = Windowed::new(&c, 1 << 20, sizes, 1, None)
+            .err()
+            .expect("refused");
+        assert!(
+            e.is_input() && e.to_string().contains("sparse space"),
+            "{e}"
+        );
+    }
+    // Three-heap splits too.
+    let c: Code = "0.8".parse().unwrap();
+    assert!(Windowed::new(&c, 1 << 20, Sizes::new(1 << 15, None).unwrap(), 1, None).is_err());
+    // Without splits nothing but the last few values is needed.
+    assert_eq!(check("0.333", 1 << 17, 1 << 14, 1), "done");
+}
+
+fn octal() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_octal"))
+}
+
+fn json(out: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
+}
+
+#[test]
+fn kill_9_then_resume_keeps_the_checksum() {
+    const N: usize = 1 << 23;
+    let c: Code = "0.6".parse().unwrap();
+    let want = Checksum::of(&full(&c, N)).hex();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.window");
+    let p = path.to_str().unwrap();
+    let args = [
+        "run",
+        "0.6",
+        "--to",
+        "2^23",
+        "--window",
+        "2^22",
+        "--prefix",
+        "2^20",
+        "--store",
+        p,
+        "--checkpoint-every",
+        "0.05",
+        "--quiet",
+        "--json",
+        "--keep-going",
+    ];
+    let mut kills = 0;
+    for round in 0..4 {
+        let mut child = octal()
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !path.exists() && start.elapsed() < Duration::from_secs(20) {
+            sleep(Duration::from_millis(5));
+        }
+        sleep(Duration::from_millis(150 + 100 * round));
+        if child.try_wait().unwrap().is_none() {
+            kills += 1;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let v = octal().args(["verify", p]).output().unwrap();
+        assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+    }
+    assert!(kills >= 2, "the runs ended before they were killed");
+    let out = octal()
+        .args(["resume", p, "--json", "--keep-going"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = json(&out.stdout);
+    assert_eq!(s["values"], N as u64);
+    assert_eq!(s["checksum"], want.as_str());
+}
+
+#[test]
+fn two_runs_on_one_checkpoint_and_bad_sizes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.window");
+    let p = path.to_str().unwrap();
+    let mut first = octal()
+        .args([
+            "run", "0.6", "--to", "2^30", "--window", "2^20", "--store", p, "--quiet",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !Path::new(&format!("{p}.lock")).exists() && start.elapsed() < Duration::from_secs(20) {
+        sleep(Duration::from_millis(5));
+    }
+    sleep(Duration::from_millis(200));
+    let second = octal()
+        .args([
+            "run", "0.6", "--to", "2^30", "--window", "2^20", "--store", p,
+        ])
+        .output()
+        .unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert!(err.contains("in use"), "{err}");
+    for (args, what) in [
+        (
+            &["run", "0.6", "--to", "1e6", "--window", "100", "--no-store"][..],
+            "too small",
+        ),
+        (
+            &[
+                "run",
+                "0.6",
+                "--to",
+                "1e6",
+                "--window",
+                "2^16",
+                "--prefix",
+                "2^16",
+                "--no-store",
+            ],
+            "--prefix",
+        ),
+        (
+            &[
+                "run",
+                ".06",
+                "--to",
+                "1e6",
+                "--window",
+                "2^16",
+                "--no-store",
+            ],
+            "sparse space",
+        ),
+        (
+            &["run", "0.6", "--to", "1e6", "--window", "x", "--no-store"],
+            "--window",
+        ),
+    ] {
+        let out = octal().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(what) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
