@@ -214,6 +214,8 @@ fn kill_9_then_resume_keeps_the_checksum() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.window");
     let p = path.to_str().unwrap();
+    let export = dir.path().join("k.oseq");
+    let x = export.to_str().unwrap();
     let args = [
         "run",
         "0.6",
@@ -233,8 +235,12 @@ fn kill_9_then_resume_keeps_the_checksum() {
     ];
     let mut kills = 0;
     for round in 0..4 {
+        // The first run streams the values into a sequence file too; the
+        // resumed ones go on with it.
+        let extra: &[&str] = if round == 0 { &["--export", x] } else { &[] };
         let mut child = octal()
             .args(args)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -265,6 +271,13 @@ fn kill_9_then_resume_keeps_the_checksum() {
     let s = json(&out.stdout);
     assert_eq!(s["values"], N as u64);
     assert_eq!(s["checksum"], want.as_str());
+    // The streamed file is a whole, checked sequence file of every value.
+    let f = octal::store::seqfile::SeqFile::open(&export).unwrap();
+    assert!(f.problems().is_empty(), "{:?}", f.problems());
+    assert_eq!(
+        (f.count(), f.header().checksum.as_str()),
+        (N as u64, want.as_str())
+    );
 }
 
 #[test]

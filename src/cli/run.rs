@@ -69,7 +69,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let Some(sizes) = window.sizes()? {
         let path =
             (!no_store).then(|| store.unwrap_or_else(|| octal::window::default_path(&job.code)));
-        return super::window::run(&job, sizes, path, report, keep_going, &store_opts);
+        let export = window.export.clone();
+        return super::window::run(&job, sizes, export, path, report, keep_going, &store_opts);
     }
     if !no_store {
         let path = store.unwrap_or_else(|| default_store(&job.code));

@@ -24,6 +24,10 @@ pub struct WindowOpts {
         allow_hyphen_values = true
     )]
     pub prefix: Option<String>,
+    /// With --window: write the values into this zstd sequence file (the
+    /// format of `octal export`) as they are made; `resume` goes on with it.
+    #[arg(long, value_name = "FILE", requires = "window")]
+    pub export: Option<PathBuf>,
 }
 
 impl WindowOpts {
@@ -59,6 +63,7 @@ fn report(e: WindowError) -> anyhow::Error {
 pub fn run(
     job: &Job,
     sizes: Sizes,
+    export: Option<PathBuf>,
     path: Option<PathBuf>,
     report_opts: Report,
     keep_going: bool,
@@ -83,6 +88,12 @@ pub fn run(
                 }
                 .into());
             }
+            if export.is_some() {
+                return Err(input(format!(
+                    "{} is a run already begun; --export is for a new one (`octal export` cannot read a window; start anew with --store)",
+                    p.display()
+                )));
+            }
             if w.meta().sizes != sizes {
                 return Err(input(format!(
                     "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
@@ -93,7 +104,14 @@ pub fn run(
             }
             w
         }
-        p => Windowed::new(&job.code, job.to, sizes, job.threads, p.as_deref()).map_err(report)?,
+        p => {
+            let mut w = Windowed::new(&job.code, job.to, sizes, job.threads, p.as_deref())
+                .map_err(report)?;
+            if let Some(x) = &export {
+                w.export_to(x).map_err(report)?;
+            }
+            w
+        }
     };
     drive(w, report_opts, keep_going, opts)
 }
@@ -184,6 +202,9 @@ fn print(s: &window::WindowSummary, json: bool) -> Result<()> {
         .collect();
     if !powers.is_empty() {
         outln!("at powers of two: … {} (all in --json)", powers.join(", "));
+    }
+    if let Some(x) = &s.exported {
+        outln!("values written to {}", x.display());
     }
     Ok(())
 }

@@ -19,6 +19,7 @@
 pub mod checkpoint;
 pub mod opened;
 pub mod seqfile;
+pub mod stream;
 
 pub use opened::Opened;
 

@@ -49,6 +49,33 @@ pub struct Header {
     pub period: Option<serde_json::Value>,
 }
 
+/// The file's head: magic, version, the JSON header (padded with spaces
+/// to at least `pad` bytes, so that a file written as it grows can put
+/// its final header in the room it kept) and the header's checksum.
+pub(crate) fn encode_head(header: &Header, pad: usize) -> Vec<u8> {
+    let mut json = serde_json::to_vec(header).expect("header serialises");
+    if json.len() < pad {
+        json.resize(pad, b' ');
+    }
+    let mut head = Enc::default();
+    head.0.extend_from_slice(MAGIC);
+    head.u32(VERSION);
+    head.u32(json.len() as u32);
+    head.0.extend_from_slice(&json);
+    head.u64(Checksum::of_bytes(&json).0);
+    head.0
+}
+
+/// The trailer after the index (`n` entries, starting at `index_at`).
+pub(crate) fn encode_tail(index_at: u64, n: u64, index: &[u8]) -> Vec<u8> {
+    let mut t = Enc::default();
+    t.u64(index_at);
+    t.u64(n);
+    t.u64(Checksum::of_bytes(index).0);
+    t.0.extend_from_slice(TRAILER_MAGIC);
+    t.0
+}
+
 /// One frame: where it is and the checksum of its values.
 #[derive(Debug, Clone, Copy)]
 struct Frame {
@@ -519,17 +546,9 @@ pub fn write_to(
         last_value: s.last_value,
         period: period.map(|p| serde_json::to_value(p).expect("a period serialises")),
     };
-    let json = serde_json::to_vec(&header).expect("header serialises");
-    let mut head = Enc::default();
-    head.0.extend_from_slice(MAGIC);
-    head.u32(VERSION);
-    head.u32(json.len() as u32);
-    head.0.extend_from_slice(&json);
-    head.u64(Checksum::of_bytes(&json).0);
-
-    w.write_all(&head.0)
-        .map_err(StoreError::io(out, "writing"))?;
-    let mut at = head.0.len() as u64;
+    let head = encode_head(&header, 0);
+    w.write_all(&head).map_err(StoreError::io(out, "writing"))?;
+    let mut at = head.len() as u64;
     let n = cp.good.div_ceil(frame_values);
     let mut index = Enc::default();
     let batch = 4 * rayon::current_num_threads() as u64;
@@ -561,15 +580,10 @@ pub fn write_to(
             at += z.len() as u64;
         }
     }
-    let index_sum = Checksum::of_bytes(&index.0).0;
     w.write_all(&index.0)
         .map_err(StoreError::io(out, "writing"))?;
-    let mut t = Enc::default();
-    t.u64(at);
-    t.u64(n);
-    t.u64(index_sum);
-    t.0.extend_from_slice(TRAILER_MAGIC);
-    w.write_all(&t.0).map_err(StoreError::io(out, "writing"))?;
+    w.write_all(&encode_tail(at, n, &index.0))
+        .map_err(StoreError::io(out, "writing"))?;
     w.flush().map_err(StoreError::io(out, "writing"))?;
     Ok(Exported {
         values: cp.good,

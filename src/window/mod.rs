@@ -33,6 +33,7 @@ use crate::engine::{Engine, Halt, MaskSpec, Overflow, Sparse, SparseError, Windo
 use crate::period::{Detector, SHORT};
 use crate::run::{Progress, Summary};
 use crate::stats::Stats;
+use crate::store::stream::{StreamState, Streamer};
 use crate::store::StoreError;
 use ring::Ring;
 
@@ -141,6 +142,9 @@ pub struct Meta {
     /// Why the run stopped at a heap it could not decide, if it did.
     #[serde(default)]
     pub halted: Option<String>,
+    /// The sequence file being written as the values are made (`--export`).
+    #[serde(default)]
+    pub export: Option<StreamState>,
 }
 
 impl Meta {
@@ -178,6 +182,10 @@ pub struct Windowed {
     reach: u64,
     /// Where its checkpoints go (none for a run in memory only).
     file: Option<file::Locked>,
+    /// The sequence file the values stream into, if any.
+    export: Option<Streamer>,
+    /// The sequence file finished at the end of this session.
+    exported: Option<PathBuf>,
 }
 
 /// The largest distance of any move of `code` (heaps reached are n − i).
@@ -249,8 +257,27 @@ impl Windowed {
             engine: None,
             seconds: 0.0,
             halted: None,
+            export: None,
         };
         Windowed::with(code, meta, threads, file, |_| Ok(()))
+    }
+
+    /// Streams the values into the sequence file `path` as they are made
+    /// (a new run only).
+    pub fn export_to(&mut self, path: &Path) -> Result<(), WindowError> {
+        assert_eq!(self.meta.done, 0, "export_to before the run starts");
+        let frame = self
+            .meta
+            .sizes
+            .chunk()
+            .min(crate::store::seqfile::DEFAULT_FRAME_VALUES);
+        self.export = Some(Streamer::create(path, &self.meta.code, frame)?);
+        Ok(())
+    }
+
+    /// The sequence file this session finished writing, if any.
+    pub fn exported(&self) -> Option<&Path> {
+        self.exported.as_deref()
     }
 
     /// Takes up the run checkpointed in `path`, to `to` values if given.
@@ -285,6 +312,20 @@ impl Windowed {
             w.engine.restore_window(&state, g).map_err(damaged)?;
             w.engine.keep_window(prefix, w.meta.lo as usize);
         }
+        if let Some(state) = &w.meta.export {
+            // The values after its last whole frame go in again: they are
+            // in the window (a frame is at most a step, and the window
+            // reaches a step and more back).
+            let mut x = Streamer::resume(state, &w.meta.code)?;
+            let from = x.values_in_frames();
+            let [_, (b0, _)] = w.meta.kept_ranges();
+            if w.meta.prefix > 0 && from < b0 {
+                return Err(damaged("the export's frames end before the window".into()));
+            }
+            let done = w.meta.done as usize;
+            x.push(&w.ring.slice(done)[from as usize..])?;
+            w.export = Some(x);
+        }
         Ok(w)
     }
 
@@ -317,6 +358,8 @@ impl Windowed {
             engine,
             threads,
             file,
+            export: None,
+            exported: None,
         })
     }
 
@@ -389,6 +432,11 @@ impl Windowed {
                 last = Instant::now();
             }
         };
+        if !matches!(ending, WindowEnding::Stopped(_)) {
+            if let Some(x) = self.export.take() {
+                self.exported = Some(x.finish(&self.meta.stats, self.meta.detector.proven())?);
+            }
+        }
         self.checkpoint()?;
         Ok(ending)
     }
@@ -420,6 +468,9 @@ impl Windowed {
             }
         };
         let g = &self.ring.slice(good)[..];
+        if let Some(x) = &mut self.export {
+            x.push(&g[d..])?;
+        }
         let m = &mut self.meta;
         m.stats.push(&g[d..]);
         for (n, &v) in g.iter().enumerate().skip(d) {
@@ -498,8 +549,9 @@ impl Windowed {
         );
         match h {
             Halt::Witness { at, values } => format!(
-                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window; run again with --window {} (now {w}) or with a full store (without --window)",
-                2 * w
+                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window; run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
+                2 * w,
+                2 * p
             ),
             Halt::Rare { at } => format!(
                 "heap {at} is a new rare position past the kept prefix of {p} values: its pairs with later heaps need values the window drops; run again with --window {} (its prefix is a quarter) or with a full store (without --window)",
@@ -520,6 +572,12 @@ impl Windowed {
             self.engine.window_state()
         } else {
             None
+        };
+        // The export's frames are durable before the checkpoint says so;
+        // once finished, it is no longer the run's.
+        m.export = match &mut self.export {
+            Some(x) => Some(x.sync()?),
+            None => None,
         };
         let Some(f) = &self.file else { return Ok(()) };
         let [(a0, a1), (b0, b1)] = m.kept_ranges();
@@ -552,6 +610,7 @@ impl Windowed {
             powers_of_two: m.powers.clone(),
             checkpoints: m.marks.clone(),
             halted: m.halted.clone(),
+            exported: self.exported.clone(),
             threads: self.threads,
         }
     }
@@ -577,6 +636,9 @@ pub struct WindowSummary {
     pub checkpoints: Vec<(u64, u32)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
+    /// The sequence file written as the values were made (`--export`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exported: Option<PathBuf>,
     #[serde(skip)]
     pub threads: usize,
 }
