@@ -172,7 +172,7 @@ pub fn feed(detector: &mut Detector, g: SeqRef<'_>) {
 pub enum JobError {
     #[error("--to must be at least 1")]
     Empty,
-    #[error("{values} values need {need} of memory, but this machine has {have}")]
+    #[error("{values} values need {need} of memory, but this machine has {have}; a sparse-space game runs in a window of fixed size whatever --to (--window 2^24: 40 MiB)")]
     TooBig {
         values: u64,
         need: String,

@@ -72,6 +72,9 @@ pub struct TaskSpec {
     pub time: String,
     /// The task's memory, as Slurm writes it (`2G`); empty: an estimate.
     pub mem: String,
+    /// Members run in a window of these sizes (`--window`), not a store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<crate::window::Sizes>,
 }
 
 impl Default for TaskSpec {
@@ -82,15 +85,18 @@ impl Default for TaskSpec {
             threads: 1,
             time: "1-00:00:00".into(),
             mem: String::new(),
+            window: None,
         }
     }
 }
 
 /// Memory a member of `to` values needs: the values at 2 bytes each
-/// (mapped from its store), plus 256 MiB for the engine and the period
-/// detector, in MiB rounded up, as Slurm's `--mem` takes it.
-pub fn mem_estimate(to: u64) -> String {
-    let mib = (2 * to).div_ceil(1 << 20) + 256;
+/// (mapped from its store; in a window, the window and the prefix), plus
+/// 256 MiB for the engine and the period detector, in MiB rounded up, as
+/// Slurm's `--mem` takes it.
+pub fn mem_estimate(to: u64, window: Option<crate::window::Sizes>) -> String {
+    let values = window.map_or(to, |w| (w.window + w.prefix).min(to));
+    let mib = (2 * values).div_ceil(1 << 20) + 256;
     format!("{mib}M")
 }
 
@@ -211,7 +217,7 @@ pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> String {
         threads = manifest.run.threads.max(1),
         time = manifest.run.time,
         mem = if manifest.run.mem.is_empty() {
-            mem_estimate(manifest.to)
+            mem_estimate(manifest.to, manifest.run.window)
         } else {
             manifest.run.mem.clone()
         },

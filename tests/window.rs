@@ -354,3 +354,56 @@ fn two_runs_on_one_checkpoint_and_bad_sizes_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_family_runs_windowed_members_to_their_proven_periods() {
+    // .127 and .56 as one family, each member in a window of 2^18 (in use
+    // before either proof), against the full engine's periods; .06 has no
+    // sparse space and fails alone, with its reason.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("codes.txt");
+    std::fs::write(&list, ".127\n.56\n.06\n").unwrap();
+    let out_dir = dir.path().join("fam");
+    let out = octal()
+        .args([
+            "family", "codes", "--to", "2^21", "--window", "2^18", "--json", "--jobs", "2",
+            "--file",
+        ])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "one member fails");
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for (row, code) in rows.iter().zip([".127", ".56"]) {
+        let c: Code = code.parse().unwrap();
+        let job = octal::run::Job {
+            code: c,
+            to: 1 << 21,
+            engine: EngineKind::Sparse,
+            threads: 1,
+            mask: Default::default(),
+        };
+        let want = octal::run::run_until(&job, true, &mut |_| {})
+            .unwrap()
+            .summary
+            .period
+            .unwrap();
+        assert_eq!(row["period"], want.period, "{row}");
+        assert_eq!(row["preperiod"], want.preperiod, "{row}");
+    }
+    assert!(
+        rows[2]["error"].as_str().unwrap().contains("sparse space"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        out_dir.join("stores").join("0.127.window").exists()
+            || std::fs::read_dir(out_dir.join("stores")).unwrap().count() >= 2
+    );
+}

@@ -365,6 +365,7 @@ fn prepare_slurm(
         threads: 1,
         time: args.time.clone(),
         mem: String::new(),
+        window: None,
     };
     let name = format!("census-{}-{}", args.digits, args.prefix);
     let manifest = octal::slurm::Manifest::new(&name, to, false, spec, &members);

@@ -93,6 +93,24 @@ pub struct FamilyArgs {
     /// bytes a value plus 256 MiB).
     #[arg(long)]
     mem: Option<String>,
+    /// Run each member in a window (see `octal run --window`): memory
+    /// fixed whatever --to, sparse-space games only.
+    #[arg(
+        long,
+        value_name = "W",
+        allow_hyphen_values = true,
+        num_args = 0..=1,
+        default_missing_value = "2^24"
+    )]
+    window: Option<String>,
+    /// With --window: the prefix kept (default: a quarter of the window).
+    #[arg(
+        long,
+        value_name = "P",
+        requires = "window",
+        allow_hyphen_values = true
+    )]
+    prefix: Option<String>,
 }
 
 impl FamilyArgs {
@@ -107,6 +125,20 @@ impl FamilyArgs {
         if self.threads == 0 {
             return Err(input("--threads must be at least 1"));
         }
+        let window = super::window::WindowOpts {
+            window: self.window.clone(),
+            prefix: self.prefix.clone(),
+            export: None,
+        }
+        .sizes()?;
+        if window.is_some() && self.engine == EngineKind::Reference {
+            return Err(input(
+                "--window runs the sparse engine only (drop --engine)",
+            ));
+        }
+        if window.is_some() && self.plots.is_some() {
+            return Err(input("--plots draws members from their stores; a windowed member has none (drop one of them)"));
+        }
         Ok(octal::slurm::TaskSpec {
             engine: match self.engine {
                 EngineKind::Sparse => "sparse".into(),
@@ -116,6 +148,7 @@ impl FamilyArgs {
             threads: self.threads,
             time: self.time.clone(),
             mem: self.mem.clone().unwrap_or_default(),
+            window,
         })
     }
 }
@@ -168,10 +201,12 @@ pub fn family(kind: FamilyKind) -> Result<ExitCode> {
 
 fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -> Result<ExitCode> {
     let to = parse_to("to", &args.to)?;
-    run::check_in_memory(to)?;
+    let spec = args.task_spec()?;
+    if spec.window.is_none() {
+        run::check_in_memory(to)?;
+    }
     if let Some(dir) = &args.slurm {
-        let manifest =
-            octal::slurm::Manifest::new(name, to, args.keep_going, args.task_spec()?, members);
+        let manifest = octal::slurm::Manifest::new(name, to, args.keep_going, spec, members);
         let script = prepare_array(&manifest, dir)?;
         if !args.quiet {
             eprintln!(
@@ -183,7 +218,6 @@ fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let spec = args.task_spec()?;
     let jobs = threads(args.jobs)?;
     let out = args
         .out
@@ -258,6 +292,10 @@ fn run_member(
     });
     let job = member_job(member, to, spec)?;
     let result = (|| -> Result<Summary, String> {
+        if let Some(sizes) = spec.window {
+            let path = path.with_extension("window");
+            return super::window::member(&job, sizes, &path, stop, !keep_going, &bar);
+        }
         let fail = |e: StoreError| e.to_string();
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

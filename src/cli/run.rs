@@ -78,6 +78,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             return Err(JobError::Empty.into());
         }
         store::check_space(&path, job.to, 2)?;
+        suggest_window(job.to, report.quiet || report.json);
         let (store, _) = Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
         return stored_run(store, job, &store_opts, report, keep_going, &notation);
     }
@@ -125,4 +126,18 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
     store::check_space(&path, to, store.width() as u64)?;
     let job = engine.job(store.code().clone(), to)?;
     stored_run(store, job, &store_opts, report, keep_going, &notation)
+}
+
+/// Says on stderr when a store of `to` values will not fit in memory (it
+/// still runs, paged from disk, but slowly): a window would.
+fn suggest_window(to: u64, quiet: bool) {
+    let need = to.saturating_mul(2);
+    match run::total_memory() {
+        Some(have) if need > have && !quiet => eprintln!(
+            "octal: note: {to} values take {} and this machine has {} of memory; a sparse-space game runs in a window of fixed size whatever --to (--window 2^24: 40 MiB)",
+            store::human_bytes(need),
+            store::human_bytes(have)
+        ),
+        _ => {}
+    }
 }

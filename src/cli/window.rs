@@ -9,10 +9,17 @@ use super::prelude::*;
 /// `--window` and `--prefix`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct WindowOpts {
-    /// Keep only a prefix and the last W values (e.g. 2^20), in memory
-    /// that does not grow with --to: sparse-space games only. A heap the
-    /// kept values cannot decide stops the run (exit 4), never a guess.
-    #[arg(long, value_name = "W", allow_hyphen_values = true)]
+    /// Keep only a prefix and the last W values (default 2^24: 40 MiB with
+    /// the prefix), in memory that does not grow with --to: sparse-space
+    /// games only. A heap the kept values cannot decide stops the run
+    /// (exit 4), never a guess.
+    #[arg(
+        long,
+        value_name = "W",
+        allow_hyphen_values = true,
+        num_args = 0..=1,
+        default_missing_value = "2^24"
+    )]
     pub window: Option<String>,
     /// With --window: how many values from G(0) on to keep (default: a
     /// quarter of the window; rare positions and the witness pairs' small
@@ -207,4 +214,36 @@ fn print(s: &window::WindowSummary, json: bool) -> Result<()> {
         outln!("values written to {}", x.display());
     }
     Ok(())
+}
+
+/// A family member in a window at `path` (resumed if it exists): its
+/// summary, or why it has none (a stop at a heap the window cannot
+/// decide, or a signal).
+pub fn member(
+    job: &Job,
+    sizes: Sizes,
+    path: &Path,
+    stop: &std::sync::atomic::AtomicUsize,
+    stop_at_proof: bool,
+    bar: &Option<ProgressBar>,
+) -> Result<Summary, String> {
+    let mut w = if path.exists() {
+        Windowed::resume(path, Some(job.to), job.threads)
+    } else {
+        Windowed::new(&job.code, job.to, sizes, job.threads, Some(path))
+    }
+    .map_err(|e| e.to_string())?;
+    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
+    let ending = w
+        .run(stop_at_proof, every, Some(stop), &mut |p| update(bar, p))
+        .map_err(|e| e.to_string())?;
+    match ending {
+        WindowEnding::Done => Ok(w.summary().summary),
+        WindowEnding::Halted(why) => Err(format!("stopped: {why}")),
+        WindowEnding::Stopped(_) => Err(format!(
+            "interrupted: checkpoint saved at {} values in {}",
+            w.meta().done,
+            path.display()
+        )),
+    }
 }

@@ -102,7 +102,7 @@ pub enum StoreError {
         need: String,
         have: String,
     },
-    #[error("{values} values need {need} of disk for a memory-mapped store, but {dir} has only {have} free")]
+    #[error("{values} values need {need} of disk for a memory-mapped store, but {dir} has only {have} free; a sparse-space game runs in a window of fixed size whatever --to (--window 2^24: 40 MiB)")]
     TooBig {
         values: u64,
         need: String,

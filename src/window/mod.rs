@@ -37,9 +37,6 @@ use crate::store::stream::{StreamState, Streamer};
 use crate::store::StoreError;
 use ring::Ring;
 
-/// The window when none is given: 2^20 values (2 MiB), with a prefix of
-/// a quarter of it.
-pub const DEFAULT_WINDOW: u64 = 1 << 20;
 /// The least window: below it the prefix could not hold even the low
 /// pairs and the period detector's reach.
 pub const MIN_WINDOW: u64 = 1 << 14;
