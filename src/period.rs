@@ -623,6 +623,48 @@ mod tests {
     }
 
     #[test]
+    fn a_detector_that_forgets_old_values_finds_and_proves_the_same_periods() {
+        // As a windowed run feeds it: blocks, and after each everything
+        // but the last `keep` values forgotten (a poison value where they
+        // were, which a read would trip over).
+        let bound = Bound::of(&".16".parse().unwrap());
+        for (pre, p, keep) in [
+            (5000, 37, 8192),
+            (40_000, 3001, 20_000),
+            (70_000, 12_345, 40_000),
+        ] {
+            let values = synthetic(pre, p, 400_000, p as u64);
+            let want = detect(&values, bound, 1000).proven().expect("a proof");
+            let mut d = Detector::with_bound(bound);
+            let mut g = values.clone();
+            let mut n = 0;
+            while n < g.len() && d.proven().is_none() {
+                n = (n + 1000).min(g.len());
+                d.feed(&g[..n]);
+                let lo = n.saturating_sub(keep);
+                g[d.kept_from() as usize..lo].fill(u32::MAX);
+                d.forget_before(lo as u64);
+            }
+            let got = d.proven().expect("a proof in the window");
+            assert_eq!(
+                (got.period, got.preperiod),
+                (want.period, want.preperiod),
+                "p {p}"
+            );
+        }
+        // A period longer than the window is not looked for.
+        let values = synthetic(1000, 30_000, 200_000, 7);
+        let mut d = Detector::with_bound(bound);
+        let mut n = 0;
+        while n < values.len() {
+            n += 1000;
+            d.feed(&values[..n]);
+            d.forget_before(n.saturating_sub(20_000) as u64);
+        }
+        assert_eq!(d.proven(), None);
+    }
+
+    #[test]
     fn bound_for_kayles_and_subtraction() {
         // .77: take-all up to 2, one-heap up to 2, split up to 2.
         let b = Bound::of(&".77".parse().unwrap()).unwrap();

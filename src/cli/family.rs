@@ -93,24 +93,8 @@ pub struct FamilyArgs {
     /// bytes a value plus 256 MiB).
     #[arg(long)]
     mem: Option<String>,
-    /// Run each member in a window (see `octal run --window`): memory
-    /// fixed whatever --to, sparse-space games only.
-    #[arg(
-        long,
-        value_name = "W",
-        allow_hyphen_values = true,
-        num_args = 0..=1,
-        default_missing_value = "2^24"
-    )]
-    window: Option<String>,
-    /// With --window: the prefix kept (default: a quarter of the window).
-    #[arg(
-        long,
-        value_name = "P",
-        requires = "window",
-        allow_hyphen_values = true
-    )]
-    prefix: Option<String>,
+    #[command(flatten)]
+    window: super::window::WindowOpts,
 }
 
 impl FamilyArgs {
@@ -125,12 +109,7 @@ impl FamilyArgs {
         if self.threads == 0 {
             return Err(input("--threads must be at least 1"));
         }
-        let window = super::window::WindowOpts {
-            window: self.window.clone(),
-            prefix: self.prefix.clone(),
-            export: None,
-        }
-        .sizes()?;
+        let window = self.window.sizes()?;
         if window.is_some() && self.engine == EngineKind::Reference {
             return Err(input(
                 "--window runs the sparse engine only (drop --engine)",

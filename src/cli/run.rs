@@ -30,6 +30,10 @@ pub struct RunArgs {
     pub store_opts: StoreOpts,
     #[command(flatten)]
     pub window: super::window::WindowOpts,
+    /// With --window: write the values into this zstd sequence file (the
+    /// format of `octal export`) as they are made; `resume` goes on with it.
+    #[arg(long, value_name = "FILE", requires = "window")]
+    pub export: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -64,12 +68,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         no_store,
         store_opts,
         window,
+        export,
     } = args;
     let job = engine.job(parse_code(&code)?, parse_to("to", &to)?)?;
     if let Some(sizes) = window.sizes()? {
         let path =
             (!no_store).then(|| store.unwrap_or_else(|| octal::window::default_path(&job.code)));
-        let export = window.export.clone();
         return super::window::run(&job, sizes, export, path, report, keep_going, &store_opts);
     }
     if !no_store {

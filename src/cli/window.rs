@@ -31,10 +31,6 @@ pub struct WindowOpts {
         allow_hyphen_values = true
     )]
     pub prefix: Option<String>,
-    /// With --window: write the values into this zstd sequence file (the
-    /// format of `octal export`) as they are made; `resume` goes on with it.
-    #[arg(long, value_name = "FILE", requires = "window")]
-    pub export: Option<PathBuf>,
 }
 
 impl WindowOpts {

@@ -10,6 +10,41 @@ use super::split3::Split3;
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
+/// Calls `reach` with the value of every option of heap `n` that leaves
+/// at most two heaps: `get(h)` is G(h), or None where it is not known,
+/// and then `reach(None)` (a pair with either part unknown included).
+pub fn two_heap_options(
+    rules: &Rules,
+    n: usize,
+    get: impl Fn(usize) -> Option<u32>,
+    mut reach: impl FnMut(Option<u32>),
+) {
+    for &i in &rules.take_all {
+        if n == i {
+            reach(Some(0));
+        }
+    }
+    for &i in &rules.take_leave_one {
+        if n > i {
+            reach(get(n - i));
+        }
+    }
+    for &i in &rules.take_split {
+        if n >= i + 2 {
+            let m = n - i;
+            // Unequal splits (the u suffix) skip a = m − a.
+            let top = if rules.unequal_splits {
+                (m - 1) / 2
+            } else {
+                m / 2
+            };
+            for a in 1..=top {
+                reach(get(a).zip(get(m - a)).map(|(x, y)| x ^ y));
+            }
+        }
+    }
+}
+
 /// Bitset-mex over all options of every heap.
 pub struct Reference {
     rules: Rules,
@@ -39,30 +74,12 @@ impl Reference {
         let bound = value_bound(max) as u32;
         let set = &mut self.set;
         set.reset(bound);
-        for &i in &rules.take_all {
-            if n == i {
-                set.insert(0);
-            }
-        }
-        for &i in &rules.take_leave_one {
-            if n > i {
-                set.insert(g[n - i].get());
-            }
-        }
-        for &i in &rules.take_split {
-            if n >= i + 2 {
-                let m = n - i;
-                // Unequal splits (the u suffix) skip a = m − a.
-                let top = if rules.unequal_splits {
-                    (m - 1) / 2
-                } else {
-                    m / 2
-                };
-                for a in 1..=top {
-                    set.insert(g[a].get() ^ g[m - a].get());
-                }
-            }
-        }
+        two_heap_options(
+            rules,
+            n,
+            |h| Some(g[h].get()),
+            |v| set.insert(v.expect("every value below n is known")),
+        );
         for &i in &rules.take_split3 {
             if n >= i + 3 {
                 self.split3.insert_options(g, n - i, set);

@@ -518,11 +518,15 @@ impl Windowed {
             }
             let room = back - self.reach - SHORT as u64 - 64;
             if prefix > room {
-                return Err(WindowError::Size(format!(
-                    "{}: a rare position at heap {last_rare} must stay in the prefix, which needs --window ≥ {}",
-                    self.code,
-                    (4 * (last_rare + 1 + self.reach + SHORT as u64 + 64)).div_ceil(3)
-                )));
+                // Nothing is dropped yet: every value so far is kept and
+                // exact, and the run stops (and checkpoints) here.
+                let need = (4 * (last_rare + 1 + self.reach + SHORT as u64 + 64)).div_ceil(3);
+                self.meta.halted = Some(format!(
+                    "the rare position at heap {last_rare} must stay in the prefix, and the window of {} cannot keep a prefix that long; run again with --window {} or more, or with a full store (without --window)",
+                    m.sizes.window,
+                    need.next_power_of_two()
+                ));
+                return Ok(());
             }
         }
         let old_lo = m.lo.max(prefix);
@@ -546,7 +550,7 @@ impl Windowed {
         );
         match h {
             Halt::Witness { at, values } => format!(
-                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window; run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
+                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window (a pair in the dropped range might reach them, or, with none, heap {at} is a new rare position); run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
                 2 * w,
                 2 * p
             ),

@@ -1,6 +1,7 @@
 //! Recomputing heaps of a windowed run's checkpoint, by a method that
-//! shares no code with the engine: every option the kept values give,
-//! into a bitset, then the least value no option reaches. The split pairs
+//! shares no code with the sparse engine (only the reference engine's
+//! list of options): every option the kept values give, into a bitset,
+//! then the least value no option reaches. The split pairs
 //! that are not kept join two common heaps (every rare position lies in
 //! the prefix), so under the run's mask they only reach values of the
 //! heap's own class: a least unreached value of the other class is G(n)
@@ -8,6 +9,7 @@
 //! split pair is kept. Otherwise the heap is left undecided here.
 
 use crate::code::Code;
+use crate::engine::reference::two_heap_options;
 use crate::engine::Mask;
 
 /// The kept values of a windowed run: G(0..prefix) and G(lo..end).
@@ -34,35 +36,25 @@ impl KeptValues<'_> {
 /// `mask` is the run's (None for a game without splits).
 pub fn value_at(code: &Code, mask: Option<Mask>, g: &KeptValues, n: usize) -> Option<u32> {
     let rules = code.rules();
+    // A one-heap option's value can be of either class: it must be kept.
+    if rules
+        .take_leave_one
+        .iter()
+        .any(|&i| n > i && g.get(n - i).is_none())
+    {
+        return None;
+    }
     let mut reached = vec![false; 1 << 17];
     let mut all_kept = true;
-    for &i in &rules.take_all {
-        if n == i {
-            reached[0] = true;
-        }
-    }
-    for &i in &rules.take_leave_one {
-        if n > i {
-            reached[g.get(n - i)? as usize] = true;
-        }
-    }
-    for &i in &rules.take_split {
-        if n < i + 2 {
-            continue;
-        }
-        let m = n - i;
-        let top = if rules.unequal_splits {
-            (m - 1) / 2
-        } else {
-            m / 2
-        };
-        for a in 1..=top {
-            match (g.get(a), g.get(m - a)) {
-                (Some(x), Some(y)) => reached[(x ^ y) as usize] = true,
-                _ => all_kept = false,
-            }
-        }
-    }
+    two_heap_options(
+        &rules,
+        n,
+        |h| g.get(h),
+        |v| match v {
+            Some(x) => reached[x as usize] = true,
+            None => all_kept = false,
+        },
+    );
     let v = reached.iter().position(|&r| !r)? as u32;
     if all_kept {
         return Some(v);
