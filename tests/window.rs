@@ -297,6 +297,45 @@ fn kill_9_then_resume_keeps_the_checksum() {
 }
 
 #[test]
+fn ctrl_c_checkpoints_a_windowed_run_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("int.window");
+    let p = path.to_str().unwrap();
+    let child = octal()
+        .args([
+            "run", "0.6", "--to", "2^40", "--window", "2^20", "--store", p,
+        ])
+        .args(["--checkpoint-every", "1000", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !Path::new(&format!("{p}.lock")).exists() && start.elapsed() < Duration::from_secs(20) {
+        sleep(Duration::from_millis(5));
+    }
+    sleep(Duration::from_millis(500));
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("checkpoint saved at") && err.lines().count() == 1,
+        "{err}"
+    );
+    // Written on the signal (the timer was 1000 s), and sound.
+    let (meta, _) = octal::window::file::read(&path).unwrap();
+    assert!(meta.done > 10_000, "only {} values saved", meta.done);
+    let v = octal().args(["verify", p]).output().unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+#[test]
 fn two_runs_on_one_checkpoint_and_bad_sizes_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("two.window");

@@ -1,6 +1,7 @@
 //! Exit codes, mapped from the error types in one place: 2 for bad input,
 //! 1 for a failure, 3 for what `verify` and `family collect` report, and
-//! 128 + the signal for a run stopped by Ctrl-C or SIGTERM.
+//! 128 + the signal for a run stopped by Ctrl-C, SIGTERM or SIGHUP, and
+//! 4 for a windowed run stopped at a heap it cannot decide.
 
 use octal::code::CodeError;
 use octal::count::CountError;

@@ -24,17 +24,23 @@ pub const CHECKPOINT_SECONDS: f64 = 60.0;
 pub const EXIT_SIGINT: usize = 130;
 /// Exit status after SIGTERM (128 + 15).
 pub const EXIT_SIGTERM: usize = 143;
+/// Exit status after SIGHUP (128 + 1): the terminal went away.
+pub const EXIT_SIGHUP: usize = 129;
 
-/// Installs SIGINT and SIGTERM handlers that set the returned flag to the
-/// exit status to use (130 or 143), for [`run_stored`] to checkpoint and
-/// stop. A second signal exits at once: the store still holds its last
-/// checkpoint.
+/// Installs SIGINT, SIGTERM and SIGHUP (a closed terminal or a dropped
+/// ssh session) handlers that set the returned flag to the exit status to
+/// use (130, 143 or 129), for [`run_stored`] to checkpoint and stop. A
+/// second signal exits at once: the store still holds its last checkpoint.
 pub fn stop_on_signals() -> io::Result<Arc<AtomicUsize>> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::flag;
     let stop = Arc::new(AtomicUsize::new(0));
     let again = Arc::new(AtomicBool::new(false));
-    for (sig, status) in [(SIGINT, EXIT_SIGINT), (SIGTERM, EXIT_SIGTERM)] {
+    for (sig, status) in [
+        (SIGINT, EXIT_SIGINT),
+        (SIGTERM, EXIT_SIGTERM),
+        (SIGHUP, EXIT_SIGHUP),
+    ] {
         flag::register_conditional_shutdown(sig, status as i32, again.clone())?;
         flag::register(sig, again.clone())?;
         flag::register_usize(sig, stop.clone(), status)?;
