@@ -54,7 +54,7 @@ pub enum WindowError {
     /// The window or prefix asked for cannot work.
     #[error("{0}")]
     Size(String),
-    #[error("cannot reserve the address range of {values} values: {error}")]
+    #[error("cannot reserve the address range of {values} values ({error}): a windowed run reserves 2 bytes of addresses a value, without memory; use a smaller --to (about 2^45 at most on x86-64 Linux)")]
     Reserve { values: u64, error: std::io::Error },
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -64,8 +64,9 @@ impl WindowError {
     /// Whether the user's input is at fault (exit code 2).
     pub fn is_input(&self) -> bool {
         match self {
-            WindowError::Unsupported { .. } | WindowError::Size(_) => true,
-            WindowError::Reserve { .. } => false,
+            WindowError::Unsupported { .. }
+            | WindowError::Size(_)
+            | WindowError::Reserve { .. } => true,
             WindowError::Store(e) => e.is_input(),
         }
     }
