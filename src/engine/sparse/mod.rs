@@ -309,16 +309,21 @@ impl Sparse {
     }
 
     /// Makes this a windowed run's engine, which from now on reads only
-    /// G(0..prefix) and G(lo..) (the caller keeps them; nothing before the
-    /// next `extend` starts may be below `lo + prefix + ` the largest split
-    /// distance, and the caller checks that every rare position is below
-    /// `prefix`). Once anything is dropped (`lo > prefix`) the mask is
-    /// frozen: choosing one needs every value. Witness scans then take the
-    /// low pairs first and no middle, and a heap that the kept pairs
-    /// cannot decide stops the run ([`Sparse::halted`]).
+    /// G(0..prefix) and G(lo..). The caller keeps those, starts the next
+    /// `extend` at least `prefix` + the largest move distance past `lo`,
+    /// and sees that every rare position is below `prefix`. Once anything
+    /// is dropped (`lo > prefix`) the mask is frozen: choosing one needs
+    /// every value. Witness scans take the top of the prefix first, in
+    /// place of the middle, and a heap that the kept pairs cannot decide
+    /// stops the run ([`Sparse::halted`]).
     pub fn keep_window(&mut self, prefix: usize, lo: usize) {
+        if self.kept.bounds().map(|(p, _)| p) != Some(prefix) {
+            // The first round of a witness scan moves with the prefix: a
+            // block made ahead had the old one flagged in its tiles.
+            self.ahead = None;
+            self.middle = false;
+        }
         self.kept = Kept::within(prefix, lo);
-        self.middle = false;
         if lo > prefix {
             self.state.next_choice = usize::MAX;
         }
