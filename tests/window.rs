@@ -399,6 +399,10 @@ fn two_runs_on_one_checkpoint_and_bad_sizes_are_refused() {
             &["run", "0.6", "--to", "1e6", "--window", "x", "--no-store"],
             "--window",
         ),
+        (
+            &["run", "0.6", "--to", "2^48", "--window", "--no-store"],
+            "address range",
+        ),
     ] {
         let out = octal().args(args).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);

@@ -13,23 +13,13 @@ pub struct WindowOpts {
     /// the prefix), in memory that does not grow with --to: sparse-space
     /// games only. A heap the kept values cannot decide stops the run
     /// (exit 4), never a guess.
-    #[arg(
-        long,
-        value_name = "W",
-        allow_hyphen_values = true,
-        num_args = 0..=1,
-        default_missing_value = "2^24"
-    )]
+    // No hyphen values: `--window --no-store` is a bare --window.
+    #[arg(long, value_name = "W", num_args = 0..=1, default_missing_value = "2^24")]
     pub window: Option<String>,
     /// With --window: how many values from G(0) on to keep (default: a
     /// quarter of the window; rare positions and the witness pairs' small
     /// parts must lie in it).
-    #[arg(
-        long,
-        value_name = "P",
-        requires = "window",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "P", requires = "window")]
     pub prefix: Option<String>,
 }
 
