@@ -487,12 +487,11 @@ impl Detector {
 /// if `d` holds over `[from + d, from + d + p)`, then for every `n ≥ s`,
 /// `G(n + d) = G(n + d + kp) = G(n + kp) = G(n)` with `n + kp ≥ from`.
 fn smallest_divisor_period<V: Value>(g: &[V], mut p: usize, from: usize) -> usize {
-    let s = from;
     'outer: loop {
         for q in prime_factors(p) {
             let d = p / q;
-            let end = s + d + p;
-            if end <= g.len() && (s + d..end).all(|n| g[n] == g[n - d]) {
+            let end = from + d + p;
+            if end <= g.len() && (from + d..end).all(|n| g[n] == g[n - d]) {
                 p = d;
                 continue 'outer;
             }

@@ -70,43 +70,43 @@ pub fn run(
     if job.to == 0 {
         return Err(JobError::Empty.into());
     }
-    let w = match &path {
-        Some(p) if p.exists() => {
-            let w = Windowed::resume(p, Some(job.to), job.threads).map_err(report)?;
-            if w.code() != &job.code {
-                return Err(StoreError::WrongCode {
-                    path: p.clone(),
-                    found: w.code().to_string(),
-                    wanted: job.code.to_string(),
-                }
-                .into());
-            }
-            if export.is_some() {
-                return Err(input(format!(
-                    "{} is a run already begun; --export is for a new one (`octal export` cannot read a window; start anew with --store)",
-                    p.display()
-                )));
-            }
-            if w.meta().sizes != sizes {
-                return Err(input(format!(
-                    "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
-                    p.display(),
-                    w.meta().sizes.window,
-                    w.meta().sizes.prefix
-                )));
-            }
-            w
-        }
-        p => {
-            let mut w = Windowed::new(&job.code, job.to, sizes, job.threads, p.as_deref())
-                .map_err(report)?;
-            if let Some(x) = &export {
-                w.export_to(x).map_err(report)?;
-            }
-            w
-        }
-    };
+    if let Some(p) = path.as_ref().filter(|p| export.is_some() && p.exists()) {
+        return Err(input(format!(
+            "{} is a run already begun; --export is for a new one (`octal export` cannot read a window; start anew with --store)",
+            p.display()
+        )));
+    }
+    let mut w = open_or_new(job, sizes, path.as_deref())?;
+    if let Some(x) = &export {
+        w.export_to(x).map_err(report)?;
+    }
     drive(w, report_opts, keep_going, opts)
+}
+
+/// The windowed run of `job` checkpointed at `path` (which must be of the
+/// same code and sizes), or a new one when there is none.
+fn open_or_new(job: &Job, sizes: Sizes, path: Option<&Path>) -> Result<Windowed> {
+    let Some(p) = path.filter(|p| p.exists()) else {
+        return Windowed::new(&job.code, job.to, sizes, job.threads, path).map_err(report);
+    };
+    let w = Windowed::resume(p, Some(job.to), job.threads).map_err(report)?;
+    if w.code() != &job.code {
+        return Err(StoreError::WrongCode {
+            path: p.to_owned(),
+            found: w.code().to_string(),
+            wanted: job.code.to_string(),
+        }
+        .into());
+    }
+    if w.meta().sizes != sizes {
+        return Err(input(format!(
+            "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
+            p.display(),
+            w.meta().sizes.window,
+            w.meta().sizes.prefix
+        )));
+    }
+    Ok(w)
 }
 
 /// `octal resume PATH` of a windowed run's checkpoint.
@@ -213,16 +213,11 @@ pub fn member(
     stop_at_proof: bool,
     bar: &Option<ProgressBar>,
 ) -> Result<Summary, String> {
-    let mut w = if path.exists() {
-        Windowed::resume(path, Some(job.to), job.threads)
-    } else {
-        Windowed::new(&job.code, job.to, sizes, job.threads, Some(path))
-    }
-    .map_err(|e| e.to_string())?;
+    let mut w = open_or_new(job, sizes, Some(path)).map_err(|e| format!("{e:#}"))?;
     let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
     let ending = w
         .run(stop_at_proof, every, Some(stop), &mut |p| update(bar, p))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| report(e).to_string())?;
     match ending {
         WindowEnding::Done => Ok(w.summary().summary),
         WindowEnding::Halted(why) => Err(format!("stopped: {why}")),

@@ -232,6 +232,15 @@ impl SplitMix {
     }
 }
 
+/// `k` heaps to recompute among `from..to` (`from < to`), chosen by
+/// `seed`: `k − 1` at random and always the last.
+pub fn sample_heaps(seed: u64, k: u64, from: u64, to: u64) -> Vec<u64> {
+    let mut rng = SplitMix(seed);
+    let mut at: Vec<u64> = (1..k).map(|_| from + rng.below(to - from)).collect();
+    at.push(to - 1);
+    at
+}
+
 /// Recomputes `k` values at random positions of `g` (always including the
 /// last) with the reference engine; returns the positions that disagree,
 /// with (stored, recomputed).
@@ -251,9 +260,7 @@ pub fn recompute_with(
     if n == 0 || k == 0 {
         return Vec::new();
     }
-    let mut rng = SplitMix(seed);
-    let mut at: Vec<u64> = (1..k).map(|_| rng.below(n)).collect();
-    at.push(n - 1);
+    let at = sample_heaps(seed, k, 0, n);
     let mut reference = Reference::new(code);
     let total = at.len() as u64;
     at.into_iter()

@@ -49,6 +49,34 @@ pub struct Header {
     pub period: Option<serde_json::Value>,
 }
 
+impl Header {
+    /// The header of a file of `count` values of `code`, whose statistics
+    /// are `stats`, with the proven `period` if any.
+    pub fn new(
+        code: String,
+        count: u64,
+        width: u8,
+        frame_values: u64,
+        stats: &Stats,
+        period: Option<crate::period::Period>,
+    ) -> Header {
+        Header {
+            format: "octal-sequence".into(),
+            version: VERSION,
+            code,
+            count,
+            width,
+            frame_values,
+            checksum: stats.checksum.hex(),
+            max_value: stats.max_value,
+            first_max_at: stats.first_max_at,
+            zeros: stats.zeros,
+            last_value: stats.last_value,
+            period: period.map(|p| serde_json::to_value(p).expect("a period serialises")),
+        }
+    }
+}
+
 /// The file's head: magic, version, the JSON header (padded with spaces
 /// to at least `pad` bytes, so that a file written as it grows can put
 /// its final header in the room it kept) and the header's checksum.
@@ -531,21 +559,14 @@ pub fn write_to(
         cp.good = count;
     }
     let period = period.filter(|p| p.proven_at <= cp.good);
-    let s = &cp.stats;
-    let header = Header {
-        format: "octal-sequence".into(),
-        version: VERSION,
-        code: store.code().to_string(),
-        count: cp.good,
-        width: cp.width,
+    let header = Header::new(
+        store.code().to_string(),
+        cp.good,
+        cp.width,
         frame_values,
-        checksum: s.checksum.hex(),
-        max_value: s.max_value,
-        first_max_at: s.first_max_at,
-        zeros: s.zeros,
-        last_value: s.last_value,
-        period: period.map(|p| serde_json::to_value(p).expect("a period serialises")),
-    };
+        &cp.stats,
+        period,
+    );
     let head = encode_head(&header, 0);
     w.write_all(&head).map_err(StoreError::io(out, "writing"))?;
     let mut at = head.len() as u64;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::seqfile::{encode_head, encode_tail, Header, VERSION};
+use super::seqfile::{encode_head, encode_tail, Header};
 use super::StoreError;
 use crate::period::Period;
 use crate::stats::{Checksum, Stats};
@@ -188,20 +188,14 @@ impl Streamer {
         self.index
             .read_exact_at(&mut index, 0)
             .map_err(io("reading its index"))?;
-        let header = Header {
-            format: "octal-sequence".into(),
-            version: VERSION,
-            code: self.code.clone(),
-            count: stats.values,
-            width: 2,
-            frame_values: st.frame_values,
-            checksum: stats.checksum.hex(),
-            max_value: stats.max_value,
-            first_max_at: stats.first_max_at,
-            zeros: stats.zeros,
-            last_value: stats.last_value,
-            period: period.map(|p| serde_json::to_value(p).expect("a period serialises")),
-        };
+        let header = Header::new(
+            self.code.clone(),
+            stats.values,
+            2,
+            st.frame_values,
+            stats,
+            period,
+        );
         let head = encode_head(&header, JSON_ROOM);
         if head.len() != HEAD_ROOM {
             return Err(StoreError::damaged(&part, "header longer than its room"));

@@ -85,15 +85,11 @@ impl Locked {
         Ok(locked)
     }
 
-    /// Locks and reads an existing checkpoint.
+    /// Locks and reads an existing checkpoint (under the lock, so that no
+    /// other run writes it meanwhile).
     pub fn open(path: &Path) -> Result<(Locked, Meta, Vec<u16>), StoreError> {
-        let (meta, values) = read(path)?;
         let locked = Locked::lock(path)?;
-        // Read again under the lock: another run may have written since.
-        let (meta2, values2) = read(path)?;
-        if meta2.done != meta.done {
-            return Ok((locked, meta2, values2));
-        }
+        let (meta, values) = read(path)?;
         Ok((locked, meta, values))
     }
 

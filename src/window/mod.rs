@@ -56,6 +56,11 @@ pub enum WindowError {
     Size(String),
     #[error("cannot reserve the address range of {values} values ({error}): a windowed run reserves 2 bytes of addresses a value, without memory; use a smaller --to (about 2^45 at most on x86-64 Linux)")]
     Reserve { values: u64, error: std::io::Error },
+    #[error("memory for the window: {what}: {error}")]
+    Memory {
+        what: &'static str,
+        error: std::io::Error,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -67,6 +72,7 @@ impl WindowError {
             WindowError::Unsupported { .. }
             | WindowError::Size(_)
             | WindowError::Reserve { .. } => true,
+            WindowError::Memory { .. } => false,
             WindowError::Store(e) => e.is_input(),
         }
     }
@@ -174,7 +180,6 @@ pub struct Windowed {
     meta: Meta,
     ring: Ring,
     engine: Sparse,
-    threads: usize,
     /// The largest distance of a move: how far before a heap its own
     /// options reach besides the pairs.
     reach: u64,
@@ -201,7 +206,7 @@ fn reach(code: &Code) -> u64 {
 /// Refuses games that a window cannot serve, before anything is run
 /// long: three-heap splits, and splits without sparse space in the first
 /// [`PROBE`] values.
-fn check_game(code: &Code, threads: usize) -> Result<(), WindowError> {
+fn check_game(code: &Code) -> Result<(), WindowError> {
     let rules = code.rules();
     let unsupported = |why: String| WindowError::Unsupported {
         code: code.to_string(),
@@ -213,8 +218,7 @@ fn check_game(code: &Code, threads: usize) -> Result<(), WindowError> {
     if rules.take_split.is_empty() {
         return Ok(());
     }
-    let mut probe = Sparse::new(code, threads.min(1), MaskSpec::Auto)
-        .map_err(|e| unsupported(e.to_string()))?;
+    let mut probe = Sparse::new(code, 1, MaskSpec::Auto).map_err(|e| unsupported(e.to_string()))?;
     let mut g = vec![0u32; PROBE];
     probe.extend_u32(&mut g, 0).expect("values fit in u32");
     if probe.mask().is_none() {
@@ -235,7 +239,7 @@ impl Windowed {
         threads: usize,
         path: Option<&Path>,
     ) -> Result<Windowed, WindowError> {
-        check_game(code, threads)?;
+        check_game(code)?;
         let file = match path {
             Some(p) => Some(file::Locked::create(p)?),
             None => None,
@@ -298,7 +302,10 @@ impl Windowed {
             let (first, second) = values.split_at((a1 - a0) as usize);
             ring.open(a0 as usize, a1 as usize)
                 .and_then(|_| ring.open(b0 as usize, b1 as usize))
-                .map_err(|e| StoreError::io(path, "mapping memory")(e))?;
+                .map_err(|error| WindowError::Memory {
+                    what: "backing the checkpoint's values",
+                    error,
+                })?;
             let g = ring.slice(b1.max(a1) as usize);
             g[a0 as usize..a1 as usize].copy_from_slice(first);
             g[b0 as usize..b1 as usize].copy_from_slice(second);
@@ -354,7 +361,6 @@ impl Windowed {
             meta,
             ring,
             engine,
-            threads,
             file,
             export: None,
             exported: None,
@@ -453,11 +459,13 @@ impl Windowed {
             }
         }
         let (d, e) = (done as usize, end as usize);
-        let io = |what| move |e| WindowError::Store(StoreError::io(Path::new("memory"), what)(e));
-        self.ring.open(d, e).map_err(io("backing the window"))?;
+        self.ring.open(d, e).map_err(|error| WindowError::Memory {
+            what: "backing the window",
+            error,
+        })?;
         let g = self.ring.slice(e);
         let good = match self.engine.extend_u16(g, d) {
-            Ok(()) => self.engine.halted().map_or(e, Halt::at),
+            Ok(()) => self.engine.halted().map_or(e, |h| h.at),
             Err(Overflow { at, value }) => {
                 self.meta.halted = Some(format!(
                     "G({at}) = {value} does not fit the 16-bit values of a windowed run; run it without --window"
@@ -512,10 +520,12 @@ impl Windowed {
                 return Ok(());
             }
             if !self.code.rules().take_split.is_empty() && self.engine.mask().is_none() {
-                return Err(WindowError::Unsupported {
-                    code: self.code.to_string(),
-                    why: format!("no sparse space at {} values", m.done),
-                });
+                // Nothing is dropped yet: the values so far stand.
+                self.meta.halted = Some(format!(
+                    "{} has no sparse space at {} values; every split pair is needed, and so is every value: go on without --window",
+                    self.code, m.done
+                ));
+                return Ok(());
             }
             let room = back - self.reach - SHORT as u64 - 64;
             if prefix > room {
@@ -536,7 +546,10 @@ impl Windowed {
         }
         self.ring
             .release(old_lo as usize, new_lo as usize)
-            .map_err(|e| WindowError::Store(StoreError::io(Path::new("memory"), "releasing")(e)))?;
+            .map_err(|error| WindowError::Memory {
+                what: "releasing what fell out of it",
+                error,
+            })?;
         self.meta.prefix = prefix;
         self.meta.lo = new_lo;
         self.meta.detector.forget_before(new_lo);
@@ -549,17 +562,12 @@ impl Windowed {
             self.meta.sizes.window,
             self.meta.prefix.max(self.meta.sizes.prefix),
         );
-        match h {
-            Halt::Witness { at, values } => format!(
-                "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window (a pair in the dropped range might reach them, or, with none, heap {at} is a new rare position); run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
-                2 * w,
-                2 * p
-            ),
-            Halt::Rare { at } => format!(
-                "heap {at} is a new rare position past the kept prefix of {p} values: its pairs with later heaps need values the window drops; run again with --window {} (its prefix is a quarter) or with a full store (without --window)",
-                (4 * (at as u64 + 1)).next_power_of_two()
-            ),
-        }
+        let Halt { at, values } = h;
+        format!(
+            "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window (a pair in the dropped range might reach them, or, with none, heap {at} is a new rare position); run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
+            2 * w,
+            2 * p
+        )
     }
 
     /// Writes the checkpoint (atomically), if the run has a file.
@@ -597,7 +605,7 @@ impl Windowed {
     pub fn summary(&mut self) -> WindowSummary {
         let m = &self.meta;
         let mut s = Summary::new(&self.code, &m.stats, m.seconds, 2, self.engine.info());
-        let prefix = if m.prefix == 0 { m.done } else { m.prefix };
+        let [(_, prefix), _] = m.kept_ranges();
         let g = &self.ring.slice(prefix as usize)[..];
         s.set_period(&m.detector, crate::seq::SeqRef::U16(g));
         WindowSummary {
@@ -613,7 +621,6 @@ impl Windowed {
             checkpoints: m.marks.clone(),
             halted: m.halted.clone(),
             exported: self.exported.clone(),
-            threads: self.threads,
         }
     }
 }
@@ -641,8 +648,6 @@ pub struct WindowSummary {
     /// The sequence file written as the values were made (`--export`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exported: Option<PathBuf>,
-    #[serde(skip)]
-    pub threads: usize,
 }
 
 /// The default checkpoint file of a windowed run of `code`.
@@ -669,42 +674,24 @@ pub fn verify(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreErro
         .parse()
         .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
     let [(a0, a1), (b0, _)] = meta.kept_ranges();
-    let (pre, ring) = values.split_at((a1 - a0) as usize);
-    let (kv, mask, from) = if meta.prefix == 0 {
-        let all = verify::KeptValues {
-            prefix: &values,
-            lo: values.len(),
-            ring: &[],
-        };
-        (all, None, 0)
-    } else {
-        let mask = meta.engine.as_ref().map(|e| crate::engine::Mask {
-            bits: e.mask.0,
-            pp: e.mask.1,
-        });
-        // Heaps whose prefix pairs all have their partners kept.
-        let from = b0 + meta.prefix + reach(&code);
-        let kv = verify::KeptValues {
-            prefix: pre,
-            lo: b0 as usize,
-            ring,
-        };
-        (kv, mask, from)
+    let (prefix, ring) = values.split_at((a1 - a0) as usize);
+    let kv = verify::KeptValues {
+        prefix,
+        lo: b0 as usize,
+        ring,
     };
-    let mut picks: Vec<u64> = Vec::new();
-    if meta.done > from {
-        let mut x = seed;
-        for _ in 0..k {
-            // splitmix64
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            picks.push(from + z % (meta.done - from));
-        }
-        picks.push(meta.done - 1);
-    }
+    let mask = meta.engine.as_ref().map(WindowState::mask);
+    // Heaps whose prefix pairs all have their partners kept (all of them
+    // before anything is dropped).
+    let from = match meta.prefix {
+        0 => 0,
+        p => b0 + p + reach(&code),
+    };
+    let mut picks = if meta.done > from {
+        crate::store::checkpoint::sample_heaps(seed, k, from, meta.done)
+    } else {
+        Vec::new()
+    };
     picks.sort_unstable();
     picks.dedup();
     let mut wrong = Vec::new();

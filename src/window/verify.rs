@@ -87,4 +87,33 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn in_a_window_it_decides_most_heaps_and_each_one_rightly() {
+        // 0.6 with G(0..21000) and G(30000..60000) kept: heaps from 51,001
+        // on have every prefix pair's partner. The mask is the engine's.
+        let c: Code = "0.6".parse().unwrap();
+        let g = compute(&mut Reference::new(&c), 60_000);
+        let mut e = crate::engine::Sparse::new(&c, 1, crate::engine::MaskSpec::Auto).unwrap();
+        compute(&mut e, 60_000);
+        let mask = e.mask();
+        assert!(mask.is_some());
+        let g16: Vec<u16> = g.iter().map(|&v| v as u16).collect();
+        let kept = KeptValues {
+            prefix: &g16[..21_000],
+            lo: 30_000,
+            ring: &g16[30_000..],
+        };
+        let (mut decided, mut tried) = (0, 0);
+        for n in (51_001..60_000).step_by(37) {
+            tried += 1;
+            if let Some(v) = value_at(&c, mask, &kept, n) {
+                assert_eq!(v, g[n], "G({n})");
+                decided += 1;
+            }
+        }
+        assert!(decided * 10 >= tried * 9, "{decided} of {tried} decided");
+        // Without the mask only heaps whose every pair is kept are decided.
+        assert_eq!(value_at(&c, None, &kept, 55_000), None);
+    }
 }

@@ -55,7 +55,7 @@ impl Sparse {
             Failure::Unkept(n, values) => {
                 self.pending.clear();
                 self.unwind(g, n);
-                self.halt = Some(Halt::Witness { at: n, values });
+                self.halt = Some(Halt { at: n, values });
                 n
             }
         }

@@ -99,13 +99,6 @@ impl Sparse {
             if n >= 1 && m.is_rare(n, v, self.i0) {
                 self.state.rare.push(n);
                 self.state.rare_x.push(v);
-                // A windowed run that has dropped values keeps rare
-                // positions in its prefix only.
-                if let Some((prefix, lo)) = self.kept.bounds() {
-                    if lo > prefix && n >= prefix {
-                        self.halt.get_or_insert(Halt::Rare { at: n });
-                    }
-                }
             }
         }
         self.state.built = n + 1;

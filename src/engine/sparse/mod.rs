@@ -65,26 +65,17 @@ pub enum SparseError {
     MaskWithoutSparse,
 }
 
-/// Why a windowed run stopped at a heap it could not decide from the
-/// values it keeps (see [`Sparse::keep_window`]).
+/// A heap a windowed run could not decide from the values it keeps (see
+/// [`Sparse::keep_window`]): `values` values of G(at)'s class, below the
+/// least value of the other class that no option reaches, have no
+/// witness among the kept split pairs, and the pairs that are not kept
+/// might hold one. A new rare position past the prefix always ends here
+/// (its value has no witness at all), so the rare positions of a
+/// windowed run all lie in its prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Halt {
-    /// `values` values of G(at)'s class, below the least value of the
-    /// other class that no option reaches, have no witness among the kept
-    /// split pairs; the pairs that are not kept might hold one.
-    Witness { at: usize, values: u32 },
-    /// Heap `at` is a new rare position past the kept prefix: its pairs
-    /// with every later heap would need its value and theirs.
-    Rare { at: usize },
-}
-
-impl Halt {
-    /// The heap that could not be decided.
-    pub fn at(self) -> usize {
-        match self {
-            Halt::Witness { at, .. } | Halt::Rare { at } => at,
-        }
-    }
+pub struct Halt {
+    pub at: usize,
+    pub values: u32,
 }
 
 /// The engine's state in a windowed run, for its checkpoints: what it
@@ -99,6 +90,16 @@ pub struct WindowState {
     pub mask: (u32, bool),
     /// The rare positions, all in the kept prefix.
     pub rare: Vec<u64>,
+}
+
+impl WindowState {
+    /// The frozen mask.
+    pub fn mask(&self) -> Mask {
+        Mask {
+            bits: self.mask.0,
+            pp: self.mask.1,
+        }
+    }
 }
 
 /// The sparse-space engine (`--engine sparse`, the default).
@@ -278,7 +279,7 @@ impl Sparse {
             }
             if let Some(halt) = self.halt {
                 // G(..at) stand; what was taken from `at` on is forgotten.
-                self.unwind(g, halt.at());
+                self.unwind(g, halt.at);
                 return Ok(());
             }
             if n >= g.len() {
@@ -359,10 +360,7 @@ impl Sparse {
     /// least G(0..prefix), the rare positions' values among them. Fails
     /// when the state does not fit the game.
     pub fn restore_window<V: Value>(&mut self, w: &WindowState, g: &[V]) -> Result<(), String> {
-        let mask = Mask {
-            bits: w.mask.0,
-            pp: w.mask.1,
-        };
+        let mask = w.mask();
         if mask.pp && !self.allow_pp {
             return Err(format!(
                 "mask {mask:?} needs position parity, which this game lacks"

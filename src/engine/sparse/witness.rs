@@ -210,7 +210,7 @@ impl Sparse {
             Strike::Exhausted => least_member(&set).expect("values left"),
             Strike::Unkept => {
                 // Not decided: the block stops here (see `Halt`).
-                self.halt.get_or_insert(Halt::Witness {
+                self.halt.get_or_insert(Halt {
                     at: n,
                     values: members(&set),
                 });
