@@ -182,25 +182,35 @@ pub fn unflagged_bits_on(isa: Isa, flags: &[u8], out: &mut [u64]) {
     }
 }
 
-/// The portable path of [`unflagged_bits`]: eight flag bytes a step,
-/// gathered into eight bits by a multiply (SWAR), for flag bytes that are
-/// 0 or 1 as every kernel writes them; other bytes take the twin.
+/// The portable path of [`unflagged_bits`]: each output word from 64 flag
+/// bytes, eight at a time gathered into eight bits by a multiply (SWAR)
+/// and the word built in a register, for flag bytes that are 0 or 1 as
+/// every kernel writes them; a word with other bytes takes the twin's
+/// loop. (A read-modify-write of `out` for every eight bytes, as before,
+/// made `0.6` to 3·10^6 on this path 4.5% slower: 4.49–4.54 s against
+/// 4.28–4.34 s, one thread, AMD EPYC Zen 5.)
 pub fn unflagged_bits_portable(flags: &[u8], out: &mut [u64]) {
     const LOW: u64 = 0x0101_0101_0101_0101;
-    out.fill(0);
-    let mut chunks = flags.chunks_exact(8);
-    for (i, c) in (&mut chunks).enumerate() {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        if w & !LOW != 0 {
-            unflagged_tail(&flags[..8 * i + 8], 8 * i, out);
+    let mut chunks = flags.chunks_exact(64);
+    for (o, c) in out.iter_mut().zip(&mut chunks) {
+        let w: [u64; 8] = std::array::from_fn(|k| {
+            u64::from_le_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"))
+        });
+        if w.iter().fold(0, |a, &x| a | x) & !LOW != 0 {
+            *o = 0;
+            unflagged_tail(c, 0, std::slice::from_mut(o));
             continue;
         }
-        // Byte j (0 or 1) to bit 56 + j, then the eight bits down to 0..8.
-        let set = (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-        out[i / 8] |= ((!set) as u64) << (8 * (i % 8));
+        let mut set = 0u64;
+        for (k, &x) in w.iter().enumerate() {
+            // Byte j (0 or 1) to bit 56 + j, then the eight bits down to 8k.
+            set |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+        }
+        *o = !set;
     }
-    let j = flags.len() - chunks.remainder().len();
-    unflagged_tail(flags, j, out);
+    let done = flags.len() / 64;
+    out[done..].fill(0);
+    unflagged_tail(flags, 64 * done, out);
 }
 
 /// Reference twin of [`unflagged_bits`].
@@ -306,7 +316,11 @@ mod tests {
             f in proptest::collection::vec(0u8..3, 0..600),
             spare in 0usize..3,
             junk in proptest::prelude::any::<u64>(),
+            binary in proptest::prelude::any::<bool>(),
         ) {
+            // Bytes of 0 and 1 only, as the kernels write them (the SWAR
+            // steps), or with 2s too (their fallback).
+            let f: Vec<u8> = if binary { f.iter().map(|&b| b.min(1)).collect() } else { f };
             let words = f.len().div_ceil(64) + spare;
             let mut b = vec![!junk; words];
             unflagged_bits_reference(&f, &mut b);
