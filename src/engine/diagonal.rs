@@ -27,11 +27,12 @@
 //! s ≈ 280000; the copy costs a store per value).
 
 use std::any::Any;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use octal_kernels::diagonal::or_pair_xors;
 use octal_kernels::Value;
 
+use super::chooser::Chooser;
 use super::helper::{run_slices, Helper};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
@@ -69,8 +70,10 @@ pub struct Diagonals {
     /// Two threads wanted; the helper is started on first use.
     parallel: bool,
     helper: Option<Helper>,
-    /// Whether long diagonals are shared, chosen by measurement: see
-    /// [`Chooser`].
+    /// Whether long diagonals are shared (`on`), chosen by their measured
+    /// cost per pair: on an idle machine sharing wins; on a busy one (the
+    /// helper time-sliced with this thread, or descheduled holding a
+    /// slice) it can lose, and the helper then sleeps.
     chooser: Chooser,
     /// Diagonals computed (for tests and statistics).
     computed: u64,
@@ -119,7 +122,7 @@ impl Diagonals {
             scratch: [Vec::new(), Vec::new()],
             parallel: threads > 1,
             helper: None,
-            chooser: Chooser::default(),
+            chooser: Chooser::new(TRIAL, EPOCH),
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
             copy: None,
@@ -251,7 +254,7 @@ impl Diagonals {
         let top = self.top(s);
         let r = self.ring.len();
         let long = self.parallel && top >= self.parallel_pairs;
-        let share = long && self.chooser.share;
+        let share = long && self.chooser.on();
         // D(s + j) needs G(1), …, G(s + j − 1): known for s + j ≤ g.len().
         // Those not cached yet (up to BATCH) are a batch of whole
         // diagonals, each taken by whichever thread is free (the heaps
@@ -356,66 +359,6 @@ impl Diagonals {
         self.computed += 1;
         if long {
             self.chooser.record(started.elapsed(), pairs);
-        }
-    }
-}
-
-/// Chooses between sharing long diagonals with the helper and not, by
-/// their measured cost per pair: a trial of the other mode every epoch.
-/// On an idle machine sharing wins; on a busy one (the helper time-sliced
-/// with this thread, or descheduled holding a slice) it can lose, and the
-/// helper then sleeps.
-struct Chooser {
-    share: bool,
-    left: u32,
-    time: Duration,
-    pairs: usize,
-    /// Nanoseconds per pair measured last, not sharing and sharing.
-    rate: [f64; 2],
-}
-
-impl Default for Chooser {
-    fn default() -> Chooser {
-        Chooser {
-            share: true,
-            left: TRIAL,
-            time: Duration::ZERO,
-            pairs: 0,
-            rate: [f64::NAN; 2],
-        }
-    }
-}
-
-impl Chooser {
-    fn record(&mut self, time: Duration, pairs: usize) {
-        self.time += time;
-        self.pairs += pairs;
-        self.left -= 1;
-        if self.left > 0 {
-            return;
-        }
-        let mode = self.share as usize;
-        self.rate[mode] = self.time.as_nanos() as f64 / self.pairs.max(1) as f64;
-        self.time = Duration::ZERO;
-        self.pairs = 0;
-        let other = mode ^ 1;
-        // NaN (not measured yet) compares false: try it.
-        let better = if self.rate[other] >= self.rate[mode] {
-            mode
-        } else {
-            other
-        };
-        if better == mode && !self.rate[other].is_nan() {
-            // Stay, then try the other mode again.
-            self.left = EPOCH;
-            self.rate[other] = f64::NAN;
-        } else {
-            self.share = other == 1;
-            self.left = if self.rate[other].is_nan() {
-                TRIAL
-            } else {
-                EPOCH
-            };
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The block pipeline. Heaps go in blocks: the far flags of a block are
 //! made first (with two threads, the next block's by the helper while
 //! this one is finished), then the block is finished heap by heap.
-//! [`Pace`] decides whether pipelining pays.
+//! A [`Chooser`] decides whether pipelining pays, by timing blocks both
+//! ways.
 //!
 //! Invariant: a block's far flags only use values of heaps before the
 //! block (or, pipelined, before the block before it); the pairs with
@@ -29,6 +30,12 @@ pub(super) const SPEC_FROM: usize = 1 << 15;
 /// none (a budget of 0 defers every scan the flagged rounds leave open).
 pub(super) const MAX_BUDGET: usize = 1 << 20;
 pub(super) const MIN_BUDGET: usize = 64;
+/// Blocks per trial of pipelining or not (the way not in use).
+pub(super) const PACE_TRIAL: u32 = 32;
+/// Blocks the faster way runs between trials of the other: about a million
+/// heaps, so the trials cost little where pipelining pays (`0.6`), yet a
+/// machine that turns busy is followed within a second or so.
+pub(super) const PACE_EPOCH: u32 = 2048;
 
 impl Sparse {
     /// Computes a block of heaps from `n0` (at most up to `end`) with the
@@ -40,6 +47,7 @@ impl Sparse {
         end: usize,
         mask: Mask,
     ) -> Result<usize, Overflow> {
+        let started = Instant::now();
         let row = self.bound();
         let w = row_words(row);
         let b = self.block_len(n0, end, row);
@@ -80,7 +88,8 @@ impl Sparse {
         // need only the values before this block.
         let (pre, post) = g.split_at_mut(n0);
         let pre: &[V] = pre;
-        let spec = self.helper.is_some() && n0 >= self.spec_from && self.pace.pipelined(n0);
+        let timed = self.helper.is_some() && n0 >= self.spec_from;
+        let spec = timed && self.pace.on();
         let budget = spec.then_some(self.budget);
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (self.splits.clone(), self.halves);
@@ -229,9 +238,9 @@ impl Sparse {
             let heaps = t.elapsed();
             checks.run();
             fill_tiles();
-            (result, heaps, t.elapsed())
+            (result, heaps)
         };
-        let (helped, (result, heaps, took)) = match &mut helper {
+        let (helped, (result, heaps)) = match &mut helper {
             Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
                 let other = || {
                     let t = Instant::now();
@@ -260,9 +269,6 @@ impl Sparse {
         // fewer when it did not. (Whatever is left of the checks and the
         // next block's flags goes to whichever thread is free.)
         if let Some(helped) = helped {
-            let idle = self.budget == 0;
-            let (h, m) = (helped.as_secs_f64(), took.as_secs_f64());
-            self.pace.record(h, m, idle, n0 + b);
             if helped > heaps {
                 self.budget = (self.budget * 2).clamp(MIN_BUDGET, MAX_BUDGET);
             } else if helped < heaps {
@@ -271,6 +277,11 @@ impl Sparse {
                     self.budget = 0;
                 }
             }
+        }
+        if timed {
+            // Pipelined or not, the block's time on the clock: what the
+            // two threads together made of it.
+            self.pace.record(started.elapsed(), b);
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
         match failed {
@@ -294,53 +305,6 @@ impl Sparse {
             .min((n0 / 4).max(1))
             .min((FLAG_BUDGET / row).max(1))
             .min(MAX_BLOCK)
-    }
-}
-
-/// Whether pipelining the blocks pays, judged by how busy the helper is.
-/// A game whose heaps cost little beyond the work that must stay on the
-/// main thread (`.16`: small rows, few rare heaps, short scans) leaves the
-/// helper idle most of a block even when it takes every deferrable scan,
-/// and then the hand-overs cost more than they save: the blocks run on one
-/// thread for a while ([`Pace::SOLO`] heaps), then the pipeline is tried
-/// again.
-#[derive(Debug, Default)]
-pub(super) struct Pace {
-    /// Seconds the helper and the main thread were busy in the pipelined
-    /// blocks since the last verdict, and how many blocks.
-    pub(super) helper: f64,
-    pub(super) main: f64,
-    pub(super) blocks: u32,
-    /// No pipelining below this heap.
-    pub(super) solo_until: usize,
-}
-
-impl Pace {
-    /// Pipelined blocks per verdict.
-    const BLOCKS: u32 = 64;
-    /// Heaps on one thread after a verdict against the pipeline.
-    const SOLO: usize = 1 << 19;
-
-    /// Whether the block from `n0` should be pipelined.
-    pub(super) fn pipelined(&self, n0: usize) -> bool {
-        n0 >= self.solo_until
-    }
-
-    /// Records a pipelined block that ended at `n1`; `idle` says whether
-    /// the main thread already defers all it can.
-    pub(super) fn record(&mut self, helper: f64, main: f64, idle: bool, n1: usize) {
-        self.helper += helper;
-        self.main += main;
-        self.blocks += 1;
-        if self.blocks == Self::BLOCKS {
-            if idle && 3.0 * self.helper < self.main {
-                self.solo_until = n1 + Self::SOLO;
-            }
-            *self = Pace {
-                solo_until: self.solo_until,
-                ..Pace::default()
-            };
-        }
     }
 }
 
@@ -387,36 +351,4 @@ pub(super) fn seam_pieces<V: Value>(
         }
     }
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Feeds `Pace::BLOCKS` pipelined blocks ending at heap 1000 with the
-    /// given busy seconds per block.
-    fn verdict(helper: f64, main: f64, idle: bool) -> Pace {
-        let mut p = Pace::default();
-        for _ in 0..Pace::BLOCKS {
-            assert!(p.pipelined(1000));
-            p.record(helper, main, idle, 1000);
-        }
-        p
-    }
-
-    #[test]
-    fn an_idle_helper_sends_the_blocks_to_one_thread_for_a_while() {
-        let p = verdict(1.0, 4.0, true);
-        assert!(!p.pipelined(1000));
-        assert!(!p.pipelined(1000 + Pace::SOLO - 1));
-        assert!(p.pipelined(1000 + Pace::SOLO));
-    }
-
-    #[test]
-    fn a_busy_helper_or_one_that_could_take_more_keeps_the_pipeline() {
-        // Busy: a third of the main thread's time or more.
-        assert!(verdict(2.0, 4.0, true).pipelined(1000));
-        // Idle, but the main thread still keeps scans it could defer.
-        assert!(verdict(1.0, 4.0, false).pipelined(1000));
-    }
 }

@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::chooser::Chooser;
 use super::diagonal::Diagonals;
 use super::helper::Helper;
 use super::mask::{Histogram, Mask, MaskSpec};
@@ -143,8 +144,9 @@ pub struct Sparse {
     middle_votes: usize,
     /// No deferring below this heap (raised after each roll-back).
     spec_from: usize,
-    /// Whether pipelining the blocks pays (with two threads).
-    pace: Pace,
+    /// Whether pipelining the blocks pays (with two threads): `on` when
+    /// it does, by the blocks' measured time per heap.
+    pace: Chooser,
     /// Without sparse space, the diagonal method (for games with splits).
     diagonals: Option<Diagonals>,
     /// With two threads, the second one for the pipelined blocks.
@@ -222,7 +224,7 @@ impl Sparse {
             spare_flags: FarFlags::default(),
             budget: 4 * MIDDLE_PAIRS,
             spec_from: SPEC_FROM,
-            pace: Pace::default(),
+            pace: Chooser::new(PACE_TRIAL, PACE_EPOCH),
             middle: false,
             middle_votes: 0,
             diagonals,
