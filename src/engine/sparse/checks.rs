@@ -175,7 +175,7 @@ impl<'a, V: Value> Checks<'a, V> {
             };
             let (splits, halves) = (self.splits, self.halves);
             let failure = match strike_witnessed(
-                parts, n, splits, halves, &mut set, round, None, self.kept,
+                parts, n, splits, halves, &mut set, round, false, None, self.kept,
             ) {
                 Strike::Empty => continue,
                 Strike::Unkept => Failure::Unkept(n, members(&set)),
