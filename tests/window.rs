@@ -4,7 +4,7 @@
 //! keeps the checksum.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -232,6 +232,19 @@ fn wait_for(path: &Path) {
     }
 }
 
+/// Starts `octal ARGS` (stdout discarded, stderr as given) and waits until
+/// `started` exists: the checkpoint or its lock, once the run is under way.
+fn start(args: &[&str], stderr: Stdio, started: &Path) -> Child {
+    let child = octal()
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    wait_for(started);
+    child
+}
+
 fn json(out: &[u8]) -> serde_json::Value {
     serde_json::from_slice(out).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(out)))
 }
@@ -268,14 +281,7 @@ fn kill_9_then_resume_keeps_the_checksum() {
         // The first run streams the values into a sequence file too; the
         // resumed ones go on with it.
         let extra: &[&str] = if round == 0 { &["--export", x] } else { &[] };
-        let mut child = octal()
-            .args(args)
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        wait_for(&path);
+        let mut child = start(&[&args[..], extra].concat(), Stdio::null(), &path);
         sleep(Duration::from_millis(150 + 100 * round));
         if child.try_wait().unwrap().is_none() {
             kills += 1;
@@ -312,16 +318,23 @@ fn ctrl_c_checkpoints_a_windowed_run_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("int.window");
     let p = path.to_str().unwrap();
-    let child = octal()
-        .args([
-            "run", "0.6", "--to", "2^40", "--window", "2^20", "--store", p,
-        ])
-        .args(["--checkpoint-every", "1000", "--quiet"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for(Path::new(&format!("{p}.lock")));
+    let child = start(
+        &[
+            "run",
+            "0.6",
+            "--to",
+            "2^40",
+            "--window",
+            "2^20",
+            "--store",
+            p,
+            "--checkpoint-every",
+            "1000",
+            "--quiet",
+        ],
+        Stdio::piped(),
+        Path::new(&format!("{p}.lock")),
+    );
     sleep(Duration::from_millis(500));
     let pid = child.id().to_string();
     assert!(Command::new("kill")
@@ -348,15 +361,13 @@ fn two_runs_on_one_checkpoint_and_bad_sizes_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("two.window");
     let p = path.to_str().unwrap();
-    let mut first = octal()
-        .args([
+    let mut first = start(
+        &[
             "run", "0.6", "--to", "2^30", "--window", "2^20", "--store", p, "--quiet",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_for(Path::new(&format!("{p}.lock")));
+        ],
+        Stdio::null(),
+        Path::new(&format!("{p}.lock")),
+    );
     sleep(Duration::from_millis(200));
     let second = octal()
         .args([

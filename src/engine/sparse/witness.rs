@@ -412,8 +412,8 @@ pub(super) enum Strike {
 /// the irregular values of the sequence's start) witness the last, hardest
 /// values within a few thousand pairs, where going on outwards from the
 /// middle takes tens of thousands. Starts at round `from`, and with
-/// `skip_middle` leaves out the middle's later steps (flagged already, see
-/// [`middle_rounds`]); with a `budget`, pauses after the round in which
+/// `skip_middle` leaves out the middle's later steps (rounds 2 up to
+/// [`FIXED_ROUNDS`], which [`Sparse::sparse_value`] flagged); with a `budget`, pauses after the round in which
 /// that many pairs have been scanned.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn strike_witnessed<V: Value>(
