@@ -45,7 +45,9 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`): each
-/// row's candidates found 32 bytes at a time, then, for each half of the
+/// row's candidates found 64 bytes (a word of its eligible set) at a time
+/// (32 at a time, a branch each, cost `0.6` 2% on this path: AMD EPYC
+/// Zen 5, to 3·10^6, one thread, 2.86 → 2.80 s), then, for each half of the
 /// group (16 rows, one vector), every run's values compared with the j-th
 /// candidate of each row: `near[j]` keeps the least `value ⊕ candidate`,
 /// 0 where a run reaches it. A half keeps its [`CANDIDATES`] accumulators
@@ -77,12 +79,14 @@ pub unsafe fn check_group<'e, const ROW: usize>(
         let r = p.add(t * ROW);
         let el = eligible(t);
         let mut c = 0;
-        for w in 0..ROW / 32 {
-            let bytes = _mm256_loadu_si256(r.add(32 * w) as *const __m256i);
-            let free = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, zero)) as u32;
-            let word = el.get(w / 2).copied().unwrap_or(0);
-            let open = (free & (word >> (32 * (w % 2))) as u32) as u64;
-            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 32 * w, open) {
+        // 64 values a step: a word of the eligible set each.
+        for w in 0..ROW / 64 {
+            let a = _mm256_loadu_si256(r.add(64 * w) as *const __m256i);
+            let b = _mm256_loadu_si256(r.add(64 * w + 32) as *const __m256i);
+            let free_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32 as u64;
+            let free_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32 as u64;
+            let open = (free_a | free_b << 32) & el.get(w).copied().unwrap_or(0);
+            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
                 break;
             }
         }
