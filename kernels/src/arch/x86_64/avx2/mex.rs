@@ -26,11 +26,18 @@ pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
         let f = _mm256_loadu_si256(flags.as_ptr().add(j) as *const __m256i);
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(f, zero)) as u32 as u64
     };
-    out.fill(0);
-    // 32 bytes a step, so that rows of 32 values (small games) are one step.
+    // Whole words first, each written once; then a half word (rows of 32
+    // values, small games, are one) and the tail into the words left.
+    // (32 bytes a step OR-ed into words zeroed first cost `0.6` 2% on
+    // this path: AMD EPYC Zen 5, to 3·10^6, one thread, 2.71 → 2.65 s.)
     let mut j = 0;
-    while j + 32 <= n {
-        out[j / 64] |= open(j) << (j % 64);
+    while j + 64 <= n {
+        out[j / 64] = open(j) | open(j + 32) << 32;
+        j += 64;
+    }
+    out[j / 64..].fill(0);
+    if j + 32 <= n {
+        out[j / 64] = open(j);
         j += 32;
     }
     crate::mex::unflagged_tail(flags, j, out);
