@@ -42,8 +42,10 @@ pub(super) const LOW_PAIRS: usize = 256;
 /// again (alternating builds: avx2 2.86 → 2.77 s for the middle's steps in
 /// one pass, 2.74 → 2.64 s with the low round among them; both together
 /// scalar 4.01 → 3.86 s, avx512 2.39 → 2.31 s; `4.7`, `.356`, `.56`,
-/// `.161`, `.16` level or faster). Flagging the whole middle whenever the first round is
-/// flagged (in the tiles too) made `.161` 11% slower, and moving the low
+/// `.161`, `.16` level or faster). With a budget of 0 (the helper's
+/// idle mode) the low round is left to the deferred check. Flagging the
+/// whole middle whenever the first round is flagged (in the tiles too)
+/// made `.161` 11% slower, and moving the low
 /// round after the whole middle for every heap made `4.7`, `.356` and
 /// `.56` 25–40% slower: their sets empty within the first few hundred
 /// pairs, the hard values in the low round.
@@ -219,8 +221,8 @@ impl Sparse {
             from = 1;
         }
         // A set the first round left not small has the middle's other
-        // steps and the low round flagged, then read back once, and the
-        // scan leaves them out.
+        // steps and the low round (unless the budget is 0) flagged, then
+        // read back once, and the scan leaves them out.
         let skip_middle = from == 1 && !small && members(&set) >= FLAG_LOW_ROUND;
         // With a budget of 0 the helper is the idle one: the low round is
         // left to the check it takes.
@@ -421,8 +423,9 @@ pub(super) enum Strike {
 /// values within a few thousand pairs, where going on outwards from the
 /// middle takes tens of thousands. Starts at round `from`, and with
 /// `skip_middle` leaves out the middle's later steps (rounds 2 up to
-/// [`FIXED_ROUNDS`], which [`Sparse::sparse_value`] flagged); with a `budget`, pauses after the round in which
-/// that many pairs have been scanned.
+/// [`FIXED_ROUNDS`], which [`Sparse::sparse_value`] flagged); with a
+/// `budget`, pauses after the round in which that many pairs have been
+/// scanned.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn strike_witnessed<V: Value>(
     g: Parts<V>,
