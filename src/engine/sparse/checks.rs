@@ -174,12 +174,8 @@ impl<'a, V: Value> Checks<'a, V> {
                 post: &[],
             };
             let (splits, halves) = (self.splits, self.halves);
-            // Without `skip_middle`: a job paused before the middle's later
-            // steps (only a budget of 0 pauses there) scans them even when
-            // its heap flagged them, which costs the idle helper time and
-            // strikes nothing wrongly.
             let failure = match strike_witnessed(
-                parts, n, splits, halves, &mut set, round, false, None, self.kept,
+                parts, n, splits, halves, &mut set, round, None, self.kept,
             ) {
                 Strike::Empty => continue,
                 Strike::Unkept => Failure::Unkept(n, members(&set)),

@@ -42,13 +42,12 @@ pub(super) const LOW_PAIRS: usize = 256;
 /// again (alternating builds: avx2 2.86 → 2.77 s for the middle's steps in
 /// one pass, 2.74 → 2.64 s with the low round among them; both together
 /// scalar 4.01 → 3.86 s, avx512 2.39 → 2.31 s; `4.7`, `.356`, `.56`,
-/// `.161`, `.16` level or faster). With a budget of 0 (the helper's
-/// idle mode) the low round is left to the deferred check. Flagging the
-/// whole middle whenever the first round is flagged (in the tiles too)
-/// made `.161` 11% slower, and moving the low
-/// round after the whole middle for every heap made `4.7`, `.356` and
-/// `.56` 25–40% slower: their sets empty within the first few hundred
-/// pairs, the hard values in the low round.
+/// `.161`, `.16` level or faster). With a budget of 0 (the helper idle)
+/// these rounds are left to the deferred check. Flagging the whole middle
+/// whenever the first round is flagged (in the tiles too) made `.161` 11%
+/// slower, and moving the low round after the whole middle for every heap
+/// made `4.7`, `.356` and `.56` 25–40% slower: their sets empty within
+/// the first few hundred pairs, the hard values in the low round.
 pub(super) const FLAG_LOW_ROUND: u32 = 8;
 /// Rounds before the chunks: the middle's steps and the low round.
 pub(super) const FIXED_ROUNDS: usize = MIDDLE_ROUNDS + 1;
@@ -221,33 +220,19 @@ impl Sparse {
             from = 1;
         }
         // A set the first round left not small has the middle's other
-        // steps and the low round (unless the budget is 0) flagged, then
-        // read back once, and the scan leaves them out.
-        let skip_middle = from == 1 && !small && members(&set) >= FLAG_LOW_ROUND;
-        // With a budget of 0 the helper is the idle one: the low round is
-        // left to the check it takes.
+        // steps and the low round flagged, then read back once, and the
+        // scan goes on from the chunks. With a budget of 0 the helper is
+        // the idle one: those rounds are left to the check it takes.
         let defer_all = budget.as_ref().is_some_and(|b| b.0 == 0);
-        if skip_middle && !defer_all {
+        if from == 1 && !small && !defer_all && members(&set) >= FLAG_LOW_ROUND {
             flag_rounds(1..FIXED_ROUNDS, row, &mut set);
-            from = 2;
-        } else if skip_middle {
-            flag_rounds(2..FIXED_ROUNDS, row, &mut set);
+            from = FIXED_ROUNDS;
         }
         self.row8 = row8;
         self.open = open;
         let (splits, halves) = (&self.splits[..], self.halves);
         let limit = budget.as_ref().map(|b| b.0);
-        let out = match strike_witnessed(
-            g,
-            n,
-            splits,
-            halves,
-            &mut set,
-            from,
-            skip_middle,
-            limit,
-            self.kept,
-        ) {
+        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit, self.kept) {
             Strike::Empty => mo as u32,
             Strike::Exhausted => least_member(&set).expect("values left"),
             Strike::Unkept => {
@@ -421,9 +406,7 @@ pub(super) enum Strike {
 /// then from the smallest heaps up. Measured on `0.6`, the small heaps (with
 /// the irregular values of the sequence's start) witness the last, hardest
 /// values within a few thousand pairs, where going on outwards from the
-/// middle takes tens of thousands. Starts at round `from`, and with
-/// `skip_middle` leaves out the middle's later steps (rounds 2 up to
-/// [`FIXED_ROUNDS`], which [`Sparse::sparse_value`] flagged); with a
+/// middle takes tens of thousands. Starts at round `from`; with a
 /// `budget`, pauses after the round in which that many pairs have been
 /// scanned.
 #[allow(clippy::too_many_arguments)]
@@ -434,7 +417,6 @@ pub(super) fn strike_witnessed<V: Value>(
     halves: Halves,
     set: &mut [u64],
     from: usize,
-    skip_middle: bool,
     budget: Option<usize>,
     kept: Kept,
 ) -> Strike {
@@ -444,9 +426,6 @@ pub(super) fn strike_witnessed<V: Value>(
     let mut scanned = 0;
     let mut c = from;
     loop {
-        if skip_middle && (2..FIXED_ROUNDS).contains(&c) {
-            c = FIXED_ROUNDS;
-        }
         if budget.is_some_and(|b| scanned >= b) {
             return Strike::Paused(c);
         }
