@@ -278,10 +278,10 @@ impl Sparse {
                 }
             }
         }
-        if timed {
-            // Pipelined or not, the block's time on the clock: what the
-            // two threads together made of it.
-            self.pace.record(started.elapsed(), b);
+        if let (true, Ok(end)) = (timed, &result) {
+            // Pipelined or not, the block's time on the clock per heap
+            // done: what the two threads together made of it.
+            self.pace.record(started.elapsed(), end - n0);
         }
         self.spare_flags = std::mem::replace(&mut self.flags, flags);
         match failed {
