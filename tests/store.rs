@@ -7,16 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use octal::engine::Reference;
 use octal::stats::Checksum;
 use octal::store::checkpoint::SplitMix;
 use octal::store::Store;
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+#[path = "common/child.rs"]
+mod child;
+use child::{octal, signal, wait_for};
 
 /// `octal ARGS`; runs and resumes go on past a proven period (the games
 /// here are cheap because they are periodic).
@@ -81,25 +81,6 @@ fn seed() -> u64 {
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
-}
-
-/// Sends `sig` (e.g. "-INT") to a child.
-fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
-}
-
-/// Waits until `path` exists (the child created its store) or panics.
-fn wait_for(path: &Path) {
-    let start = Instant::now();
-    while !path.exists() {
-        assert!(start.elapsed() < Duration::from_secs(20), "no store");
-        sleep(Duration::from_millis(5));
-    }
 }
 
 #[test]

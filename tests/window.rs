@@ -4,15 +4,19 @@
 //! keeps the checksum.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use octal::engine::{compute, EngineKind};
 use octal::stats::{Checksum, Stats};
 use octal::window::verify::value_at;
 use octal::window::{Sizes, WindowEnding, Windowed};
 use octal::Code;
+
+#[path = "common/child.rs"]
+mod child;
+use child::{octal, signal, wait_for};
 
 fn full(code: &Code, n: usize) -> Vec<u32> {
     compute(&mut *EngineKind::Sparse.build(code, 1), n)
@@ -220,18 +224,6 @@ fn games_without_sparse_space_are_refused_up_front() {
     assert_eq!(check("0.333", 1 << 17, 1 << 14, 1), "done");
 }
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
-
-/// Waits until `path` exists (a child run started), or 20 s.
-fn wait_for(path: &Path) {
-    let start = Instant::now();
-    while !path.exists() && start.elapsed() < Duration::from_secs(20) {
-        sleep(Duration::from_millis(5));
-    }
-}
-
 /// Starts `octal ARGS` (stdout discarded, stderr as given) and waits until
 /// `started` exists: the checkpoint or its lock, once the run is under way.
 fn start(args: &[&str], stderr: Stdio, started: &Path) -> Child {
@@ -336,12 +328,7 @@ fn ctrl_c_checkpoints_a_windowed_run_and_exits_130() {
         Path::new(&format!("{p}.lock")),
     );
     sleep(Duration::from_millis(500));
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    signal(&child, "-INT");
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
