@@ -573,7 +573,8 @@ mod tests {
             g in proptest::collection::vec(any::<u16>(), 1..300),
             runs in proptest::collection::vec(
                 (any::<u32>(), any::<usize>(), any::<usize>(), any::<usize>(), any::<bool>()),
-                0..40,
+                // Past two batches of full runs (`ROW_BATCH`, 64) and a part.
+                0..300,
             ),
             len_pick in any::<usize>(),
             row_pick in 0usize..4,

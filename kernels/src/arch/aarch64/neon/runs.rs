@@ -5,7 +5,9 @@
 
 use std::arch::aarch64::*;
 
-use crate::arch::flag_offsets;
+use std::mem::MaybeUninit;
+
+use crate::arch::{flag_offsets, flag_rows, ROW_BATCH, ROW_BATCH_MIN};
 use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
 
 use super::zero_mask64;
@@ -32,8 +34,9 @@ unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
 
 /// Every run `(xs[j], g + starts[j])` into a group of rows: byte
 /// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1 for each
-/// `t < GROUP`. The 32 offsets are made in four vectors (they fit in 16
-/// bits: `GROUP · ROW ≤ 32768`) and stored four to a general register.
+/// `t < GROUP`. The 32 offsets of a run are made in four vectors (they fit
+/// in 16 bits: `GROUP · ROW ≤ 32768`) and stored row by row, a batch of
+/// runs at a time ([`flag_rows`]).
 ///
 /// # Safety
 /// NEON is present; each `g + starts[j]` points to GROUP values and `p` to
@@ -43,20 +46,37 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
     let off = row_offsets::<ROW>();
     let mask = vdupq_n_u16(ROW.wrapping_sub(1) as u16);
-    for (&x, &start) in xs.iter().zip(starts) {
+    // ((x ⊕ v) & (ROW − 1)) | t · ROW, the 32 rows' offsets into `o`.
+    let offsets = |x: u32, start: usize, o: *mut u16| {
         let q = g.add(start);
         let x = vdupq_n_u16(x as u16);
-        let mut offsets = [0u64; 8];
-        let o = offsets.as_mut_ptr() as *mut u16;
         for (i, &off) in off.iter().enumerate() {
             let v = vld1q_u16(q.add(8 * i));
-            // ((x ⊕ v) & (ROW − 1)) | t · ROW.
             vst1q_u16(
                 o.add(8 * i),
                 vorrq_u16(vandq_u16(veorq_u16(v, x), mask), off),
             );
         }
-        flag_offsets(p, &offsets);
+    };
+    if xs.len() < ROW_BATCH_MIN {
+        for (&x, &start) in xs.iter().zip(starts) {
+            let mut o = [0u64; 8];
+            offsets(x, start, o.as_mut_ptr() as *mut u16);
+            flag_offsets(p, &o);
+        }
+        return;
+    }
+    // Not zeroed: a memset per call cost 4% of the run (0.6, AVX2).
+    let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
+    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
+        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
+            offsets(x, start, o.as_mut_ptr() as *mut u16);
+        }
+        // SAFETY: the first xs.len() entries were written above.
+        flag_rows(
+            p,
+            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
+        );
     }
 }
 

@@ -2,44 +2,58 @@
 
 use std::arch::x86_64::*;
 
-use crate::arch::flag_offsets;
+use std::mem::MaybeUninit;
+
+use crate::arch::{flag_offsets, flag_rows, ROW_BATCH, ROW_BATCH_MIN};
 use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
 
-/// One run into a group of rows (see `Runs::flag_groups`): byte
-/// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1, for each
-/// `t < GROUP`. The 32 offsets are made at once in a vector (they fit
-/// in 16 bits: `GROUP · ROW ≤ 32768`) and stored by
-/// [`flag_offsets`], leaving about a shift and a store per flag
-/// where the scalar loop loads, XORs, masks and stores.
+/// Every run `(xs[j], g + starts[j])` into a group of rows (see
+/// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
+/// set to 1, for each `t < GROUP`. A run's 32 offsets are made at once in
+/// a vector (they fit in 16 bits: `GROUP · ROW ≤ 32768`) and stored row
+/// by row, a batch of runs at a time ([`flag_rows`]), leaving about a
+/// load and a store per flag where the scalar loop loads, XORs, masks and
+/// stores.
 ///
 /// # Safety
-/// `q` must point to GROUP values and `p` to GROUP rows of ROW bytes.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-pub unsafe fn group<const ROW: usize>(p: *mut u8, x: u32, q: *const u16) {
-    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
-    let v = _mm512_loadu_si512(q as *const _);
-    let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
-    let shift = ROW.trailing_zeros();
-    // ((x ⊕ v) & (ROW − 1)) + t · ROW, with t · ROW = (t << shift).
-    let idx = _mm512_ternarylogic_epi32::<0xf8>(
-        _mm512_sllv_epi16(off, _mm512_set1_epi16(shift as i16)),
-        _mm512_xor_si512(v, _mm512_set1_epi16(x as u16 as i16)),
-        _mm512_set1_epi16((ROW - 1) as i16),
-    );
-    let mut offsets = [0u64; 8];
-    _mm512_storeu_si512(offsets.as_mut_ptr() as *mut _, idx);
-    flag_offsets(p, &offsets);
-}
-
-/// [`group`] for every run `(xs[j], g + starts[j])`.
-///
-/// # Safety
-/// As for [`group`], for every run; `xs` and `starts` of one length.
+/// Each `g + starts[j]` must point to GROUP values and `p` to GROUP rows
+/// of ROW bytes; `xs` and `starts` of one length.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    for (&x, &start) in xs.iter().zip(starts) {
-        group::<ROW>(p, x, g.add(start));
+    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+    let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
+    let shift = ROW.trailing_zeros();
+    // t · ROW = (t << shift).
+    let rows = _mm512_sllv_epi16(off, _mm512_set1_epi16(shift as i16));
+    let mask = _mm512_set1_epi16((ROW - 1) as i16);
+    // ((x ⊕ v) & (ROW − 1)) + t · ROW.
+    let offsets = |x: u32, start: usize| {
+        let v = _mm512_loadu_si512(g.add(start) as *const _);
+        _mm512_ternarylogic_epi32::<0xf8>(
+            rows,
+            _mm512_xor_si512(v, _mm512_set1_epi16(x as u16 as i16)),
+            mask,
+        )
+    };
+    if xs.len() < ROW_BATCH_MIN {
+        for (&x, &start) in xs.iter().zip(starts) {
+            let mut o = [0u64; 8];
+            _mm512_storeu_si512(o.as_mut_ptr() as *mut _, offsets(x, start));
+            flag_offsets(p, &o);
+        }
+        return;
+    }
+    // Not zeroed: a memset per call cost 4% of the run (0.6, AVX2).
+    let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
+    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
+        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
+            _mm512_storeu_si512(o.as_mut_ptr() as *mut u16 as *mut _, offsets(x, start));
+        }
+        // SAFETY: the first xs.len() entries were written above.
+        flag_rows(
+            p,
+            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
+        );
     }
 }
 
