@@ -7,8 +7,8 @@ use std::arch::aarch64::*;
 
 use std::mem::MaybeUninit;
 
-use crate::arch::{flag_offsets, flag_rows, ROW_BATCH, ROW_BATCH_MIN};
-use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+use crate::arch::flag_offsets;
+use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
 
 use super::zero_mask64;
 

@@ -5,8 +5,8 @@ use std::arch::x86_64::*;
 
 use std::mem::MaybeUninit;
 
-use crate::arch::{flag_offsets, flag_rows, ROW_BATCH, ROW_BATCH_MIN};
-use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+use crate::arch::flag_offsets;
+use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
 
 /// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
 #[inline]

@@ -4,8 +4,8 @@ use std::arch::x86_64::*;
 
 use std::mem::MaybeUninit;
 
-use crate::arch::{flag_offsets, flag_rows, ROW_BATCH, ROW_BATCH_MIN};
-use crate::runs::{take_candidates, Check, CANDIDATES, GROUP};
+use crate::arch::flag_offsets;
+use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
 
 /// Every run `(xs[j], g + starts[j])` into a group of rows (see
 /// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
