@@ -10,17 +10,19 @@ use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATC
 /// Every run `(xs[j], g + starts[j])` into a group of rows (see
 /// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
 /// set to 1, for each `t < GROUP`. A run's 32 offsets are made at once in
-/// a vector (they fit in 16 bits: `GROUP · ROW ≤ 32768`) and stored row
+/// a vector (they fit in 16 bits: `GROUP · ROW ≤ 65536`) and stored row
 /// by row, a batch of runs at a time ([`flag_rows`]), leaving about a
 /// load and a store per flag where the scalar loop loads, XORs, masks and
 /// stores.
 ///
 /// # Safety
-/// Each `g + starts[j]` must point to GROUP values and `p` to GROUP rows
-/// of ROW bytes; `xs` and `starts` of one length.
+/// AVX-512 F and BW are present; each `g + starts[j]` must point to GROUP
+/// values and `p` to GROUP rows of ROW bytes; `xs` and `starts` of one
+/// length.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+    debug_assert_eq!(xs.len(), starts.len());
     let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
     let shift = ROW.trailing_zeros();
     // t · ROW = (t << shift).
@@ -43,13 +45,15 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
         }
         return;
     }
-    // Not zeroed: a memset per call cost 4% of the run (0.6, AVX2).
+    // Not zeroed (see `ROW_BATCH`).
     let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
     for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
         for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
             _mm512_storeu_si512(o.as_mut_ptr() as *mut u16 as *mut _, offsets(x, start));
         }
-        // SAFETY: the first xs.len() entries were written above.
+        // SAFETY: the loop above wrote the first xs.len() entries (xs and
+        // starts have one length, the caller's contract), each an offset
+        // below GROUP · ROW, inside the caller's rows.
         flag_rows(
             p,
             std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
@@ -64,7 +68,7 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// match), and the candidates reached are flagged at the end.
 ///
 /// # Safety
-/// As for [`group`], for every run; `lims` has GROUP limits; with
+/// As for [`groups`], for every run; `lims` has GROUP limits; with
 /// `check.low_bytes`, AVX-512 VBMI must be present (the dispatcher sends
 /// chips without it to the AVX2 check).
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -182,7 +186,7 @@ unsafe fn narrow_hits(
     })
 }
 
-/// Lane t ↦ t (shifted to t · ROW by [`group`]).
+/// Lane t ↦ t (shifted to t · ROW by [`groups`]).
 const ROW_OFFSETS: [u16; 32] = {
     let mut r = [0u16; 32];
     let mut j = 0;
