@@ -507,8 +507,8 @@ impl Runs {
 }
 
 /// Every run `(xs[j], g[starts[j] + k..])` into a full group of rows, on
-/// the portable path: each run's 32 offsets made in an array and stored
-/// row by row ([`flag_rows`]), as the vector paths do.
+/// the portable path: each run's 32 offsets made in a loop, and stored by
+/// [`store_runs`], as the vector paths do.
 ///
 /// # Safety
 /// `xs` and `starts` have one length; each `starts[j] + k + GROUP ≤
@@ -524,22 +524,13 @@ unsafe fn portable_groups<const ROW: usize, V: Value>(
 ) {
     const { assert!(ROW * GROUP <= 1 << 16) };
     debug_assert_eq!(xs.len(), starts.len());
-    // Not zeroed (see `ROW_BATCH`).
-    let mut batch = [std::mem::MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
-    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
-        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
-            // SAFETY: start + k + GROUP ≤ g.len() (the caller's contract).
-            let q = g.get_unchecked(start + k..start + k + GROUP);
-            o.write(std::array::from_fn(|t| {
-                (t * ROW + ((x ^ q[t].get()) as usize & (ROW - 1))) as u16
-            }));
+    store_runs(p, xs.len(), |j, o| {
+        // SAFETY: starts[j] + k + GROUP ≤ g.len() (the caller's contract).
+        let q = g.get_unchecked(starts[j] + k..starts[j] + k + GROUP);
+        for (t, &v) in q.iter().enumerate() {
+            *o.add(t) = (t * ROW + ((xs[j] ^ v.get()) as usize & (ROW - 1))) as u16;
         }
-        // SAFETY: the first xs.len() entries were written above.
-        flag_rows(
-            p,
-            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
-        );
-    }
+    });
 }
 
 /// Every run `(xs[j], g + starts[j])` into a full group of rows on the
@@ -609,14 +600,49 @@ unsafe fn vector_check_group<'e, const ROW: usize>(
 /// AVX2): only the entries written are read.
 pub(crate) const ROW_BATCH: usize = 64;
 
-/// Fewer runs than this in a call are stored run by run, each from its
-/// vector (`crate::arch::flag_offsets`) on the vector paths, or unrolled
-/// on the portable one, not through [`flag_rows`]: a call with one
+/// Fewer runs than this in a call are stored run by run
+/// (`crate::arch::flag_offsets`), not through [`flag_rows`]: a call with one
 /// run (a run cut short at a tile's edge, the most frequent call on two
 /// threads) row by row is 32 loops of one store, and through the batch
 /// it cost `0.6` 2–3% on two threads (AMD EPYC Zen 5, `OCTAL_ISA=avx2`,
 /// to 10^7).
 pub(crate) const ROW_BATCH_MIN: usize = 8;
+
+/// Stores `n` runs' offsets into a group of rows: `fill(j, o)` writes run
+/// `j`'s 32 offsets (one per row, each below `GROUP · ROW`) to `o`. A call
+/// of at least [`ROW_BATCH_MIN`] runs goes through a batch, row by row
+/// ([`flag_rows`]); fewer are stored run by run
+/// (`crate::arch::flag_offsets`). Every path's far flags of full groups
+/// end here; each path makes the offsets its own way.
+///
+/// # Safety
+/// `fill` must write all 32 offsets, and every `p + o[t]` must be
+/// writable.
+#[inline(always)]
+pub(crate) unsafe fn store_runs(p: *mut u8, n: usize, mut fill: impl FnMut(usize, *mut u16)) {
+    if n < ROW_BATCH_MIN {
+        for j in 0..n {
+            let mut o = [0u64; GROUP / 4];
+            fill(j, o.as_mut_ptr() as *mut u16);
+            crate::arch::flag_offsets(p, &o);
+        }
+        return;
+    }
+    // Not zeroed (see `ROW_BATCH`).
+    let mut batch = [std::mem::MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
+    for j0 in (0..n).step_by(ROW_BATCH) {
+        let m = ROW_BATCH.min(n - j0);
+        for (j, o) in batch[..m].iter_mut().enumerate() {
+            fill(j0 + j, o.as_mut_ptr() as *mut u16);
+        }
+        // SAFETY: the loop above wrote the first m entries (fill's
+        // contract), each an offset inside the caller's rows.
+        flag_rows(
+            p,
+            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], m),
+        );
+    }
+}
 
 /// Sets byte `p[o[t]] = 1` for every offset of `offsets` (a run's 32
 /// offsets each, one per row `t` of a group), row by row: every run's
@@ -625,10 +651,7 @@ pub(crate) const ROW_BATCH_MIN: usize = 8;
 /// row land in one row of a few hundred bytes, which the L1 cache takes
 /// faster (AMD EPYC Zen 5: 5.4 against 4.0 G flags a second on rows of
 /// 512, measured apart from the engine; at 32 runs a batch, no gain).
-/// The full runs of a full group on the row widths [`Runs::flag`]
-/// dispatches on (64, 256, 512, 1024) end here, on every path, when a
-/// call has at least [`ROW_BATCH_MIN`] of them; the runs cut short and
-/// other widths are stored run by run.
+/// See [`store_runs`].
 ///
 /// # Safety
 /// Every `p + o[t]` must be writable.

@@ -5,10 +5,7 @@
 
 use std::arch::aarch64::*;
 
-use std::mem::MaybeUninit;
-
-use crate::arch::flag_offsets;
-use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
+use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
 
 use super::zero_mask64;
 
@@ -36,7 +33,7 @@ unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
 /// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1 for each
 /// `t < GROUP`. The 32 offsets of a run are made in four vectors (they fit
 /// in 16 bits: `GROUP · ROW ≤ 65536`) and stored row by row, a batch of
-/// runs at a time ([`flag_rows`]).
+/// runs at a time ([`store_runs`]).
 ///
 /// # Safety
 /// NEON is present; each `g + starts[j]` points to GROUP values and `p` to
@@ -59,28 +56,7 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
             );
         }
     };
-    if xs.len() < ROW_BATCH_MIN {
-        for (&x, &start) in xs.iter().zip(starts) {
-            let mut o = [0u64; 8];
-            offsets(x, start, o.as_mut_ptr() as *mut u16);
-            flag_offsets(p, &o);
-        }
-        return;
-    }
-    // Not zeroed (see `ROW_BATCH`).
-    let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
-    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
-        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
-            offsets(x, start, o.as_mut_ptr() as *mut u16);
-        }
-        // SAFETY: the loop above wrote the first xs.len() entries (xs and
-        // starts have one length, the caller's contract), each an offset
-        // below GROUP · ROW, inside the caller's rows.
-        flag_rows(
-            p,
-            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
-        );
-    }
+    store_runs(p, xs.len(), |j, o| offsets(xs[j], starts[j], o));
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`): each

@@ -3,10 +3,7 @@
 
 use std::arch::x86_64::*;
 
-use std::mem::MaybeUninit;
-
-use crate::arch::flag_offsets;
-use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
+use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
 
 /// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
 #[inline]
@@ -22,7 +19,7 @@ unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
 /// `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p` set to 1 for each
 /// `t < GROUP`. The 32 offsets of a run are made in two vectors (they fit
 /// in 16 bits: `GROUP · ROW ≤ 65536`) and stored row by row, a batch of
-/// runs at a time ([`flag_rows`]).
+/// runs at a time ([`store_runs`]).
 ///
 /// # Safety
 /// AVX2 is present; each `g + starts[j]` points to GROUP values and `p` to
@@ -44,32 +41,11 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
             _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v1, x), mask), off1),
         )
     };
-    if xs.len() < ROW_BATCH_MIN {
-        for (&x, &start) in xs.iter().zip(starts) {
-            let (i0, i1) = offsets(x, start);
-            let mut o = [0u64; 8];
-            _mm256_storeu_si256(o.as_mut_ptr() as *mut __m256i, i0);
-            _mm256_storeu_si256(o.as_mut_ptr().add(4) as *mut __m256i, i1);
-            flag_offsets(p, &o);
-        }
-        return;
-    }
-    // Not zeroed (see `ROW_BATCH`).
-    let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
-    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
-        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
-            let (i0, i1) = offsets(x, start);
-            _mm256_storeu_si256(o.as_mut_ptr() as *mut u16 as *mut __m256i, i0);
-            _mm256_storeu_si256((o.as_mut_ptr() as *mut u16).add(16) as *mut __m256i, i1);
-        }
-        // SAFETY: the loop above wrote the first xs.len() entries (xs and
-        // starts have one length, the caller's contract), each an offset
-        // below GROUP · ROW, inside the caller's rows.
-        flag_rows(
-            p,
-            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
-        );
-    }
+    store_runs(p, xs.len(), |j, o| {
+        let (i0, i1) = offsets(xs[j], starts[j]);
+        _mm256_storeu_si256(o as *mut __m256i, i0);
+        _mm256_storeu_si256(o.add(16) as *mut __m256i, i1);
+    });
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`): each

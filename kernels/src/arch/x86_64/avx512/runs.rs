@@ -2,16 +2,13 @@
 
 use std::arch::x86_64::*;
 
-use std::mem::MaybeUninit;
-
-use crate::arch::flag_offsets;
-use crate::runs::{flag_rows, take_candidates, Check, CANDIDATES, GROUP, ROW_BATCH, ROW_BATCH_MIN};
+use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
 
 /// Every run `(xs[j], g + starts[j])` into a group of rows (see
 /// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
 /// set to 1, for each `t < GROUP`. A run's 32 offsets are made at once in
 /// a vector (they fit in 16 bits: `GROUP · ROW ≤ 65536`) and stored row
-/// by row, a batch of runs at a time ([`flag_rows`]), leaving about a
+/// by row, a batch of runs at a time ([`store_runs`]), leaving about a
 /// load and a store per flag where the scalar loop loads, XORs, masks and
 /// stores.
 ///
@@ -37,28 +34,9 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
             mask,
         )
     };
-    if xs.len() < ROW_BATCH_MIN {
-        for (&x, &start) in xs.iter().zip(starts) {
-            let mut o = [0u64; 8];
-            _mm512_storeu_si512(o.as_mut_ptr() as *mut _, offsets(x, start));
-            flag_offsets(p, &o);
-        }
-        return;
-    }
-    // Not zeroed (see `ROW_BATCH`).
-    let mut batch = [MaybeUninit::<[u16; GROUP]>::uninit(); ROW_BATCH];
-    for (xs, starts) in xs.chunks(ROW_BATCH).zip(starts.chunks(ROW_BATCH)) {
-        for ((&x, &start), o) in xs.iter().zip(starts).zip(batch.iter_mut()) {
-            _mm512_storeu_si512(o.as_mut_ptr() as *mut u16 as *mut _, offsets(x, start));
-        }
-        // SAFETY: the loop above wrote the first xs.len() entries (xs and
-        // starts have one length, the caller's contract), each an offset
-        // below GROUP · ROW, inside the caller's rows.
-        flag_rows(
-            p,
-            std::slice::from_raw_parts(batch.as_ptr() as *const [u16; GROUP], xs.len()),
-        );
-    }
+    store_runs(p, xs.len(), |j, o| {
+        _mm512_storeu_si512(o as *mut _, offsets(xs[j], starts[j]));
+    });
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`):
