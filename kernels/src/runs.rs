@@ -79,36 +79,49 @@ pub fn checks_pay_on<V: Value>(isa: Isa, row: usize, low_bytes: bool) -> bool {
         && (isa == Isa::Avx512 || (isa == Isa::Avx2 && low_bytes))
 }
 
-/// Adds the open eligible values `base + i`, for the bits `i` of `open`,
-/// to row `t`'s candidates (see [`Runs::flag_checked`]), `c` of them so
-/// far; true once it has `candidates`, its limit lowered to the last. The
-/// one step of every vector check's candidate loop, which makes `open` a
-/// chunk at a time and stops at true (the loop stays in the kernel: made
-/// by an iterator's closure, it was a call of its own, 2% of the samples
-/// of `.16` on AVX-512).
+/// Each row's candidates for a vector check (see [`Runs::flag_checked`]):
+/// the first `check.candidates` open eligible values of each of the GROUP
+/// rows of ROW bytes from `p`, by candidate then row (`u16::MAX` where a
+/// row has fewer); a row that has them all has its limit in `lims`
+/// lowered to the last. `zero_mask(q)` is the path's part: bit `i` set
+/// where byte `q + i` is 0, for `i < 64`. Every vector check's candidate
+/// loop; it takes 64 bytes (a word of the eligible set) a step and stops
+/// at the last candidate. Inlined into the kernel, so `zero_mask` is the
+/// kernel's own instructions (a loop made by an iterator's closure was a
+/// call of its own, 2% of the samples of `.16` on AVX-512).
+///
+/// # Safety
+/// `p` points to GROUP rows of ROW bytes; `zero_mask` may be called on any
+/// 64 bytes of them.
 #[inline(always)]
 #[allow(dead_code)] // no vector check on other architectures
-pub(crate) fn take_candidates(
-    cand: &mut [[u16; GROUP]; CANDIDATES],
-    t: usize,
-    (c, candidates): (&mut usize, usize),
-    lim: &mut u32,
-    base: usize,
-    mut open: u64,
-) -> bool {
-    while open != 0 {
-        if *c == candidates {
-            break;
+pub(crate) unsafe fn row_candidates<'e, const ROW: usize>(
+    p: *const u8,
+    check: &Check<impl Fn(usize) -> &'e [u64]>,
+    lims: &mut [u32],
+    zero_mask: impl Fn(*const u8) -> u64,
+) -> [[u16; GROUP]; CANDIDATES] {
+    let (eligible, candidates) = (&check.eligible, check.candidates);
+    debug_assert!(lims.len() == GROUP && (1..=CANDIDATES).contains(&candidates));
+    let mut cand = [[u16::MAX; GROUP]; CANDIDATES];
+    for (t, lim) in lims.iter_mut().enumerate() {
+        let r = p.add(t * ROW);
+        let el = eligible(t);
+        let mut c = 0;
+        'row: for w in 0..ROW / 64 {
+            let mut open = zero_mask(r.add(64 * w)) & el.get(w).copied().unwrap_or(0);
+            while open != 0 {
+                cand[c][t] = (64 * w + open.trailing_zeros() as usize) as u16;
+                c += 1;
+                if c == candidates {
+                    *lim = (*lim).min(cand[c - 1][t] as u32);
+                    break 'row;
+                }
+                open &= open - 1;
+            }
         }
-        cand[*c][t] = (base + open.trailing_zeros() as usize) as u16;
-        *c += 1;
-        open &= open - 1;
     }
-    if *c == candidates {
-        *lim = (*lim).min(cand[*c - 1][t] as u32);
-        return true;
-    }
-    false
+    cand
 }
 
 /// Whether `isa` has vector far flags and checks ([`vector_groups`],

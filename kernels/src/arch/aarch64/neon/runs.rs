@@ -5,7 +5,7 @@
 
 use std::arch::aarch64::*;
 
-use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
+use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 use super::zero_mask64;
 
@@ -79,24 +79,12 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    let (eligible, candidates) = (&check.eligible, check.candidates);
-    debug_assert!(lims.len() == GROUP && (1..=CANDIDATES).contains(&candidates));
     let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
     // Candidates by row; u16::MAX, which no keyed value equals when keyed
     // to low bytes and no value below a row of ≤ 1024 reaches, where a
     // row has none.
-    let mut cand = [[u16::MAX; GROUP]; CANDIDATES];
-    for (t, lim) in lims.iter_mut().enumerate() {
-        let r = p.add(t * ROW);
-        let el = eligible(t);
-        let mut c = 0;
-        for w in 0..ROW / 64 {
-            let open = zero_mask64(r.add(64 * w)) & el.get(w).copied().unwrap_or(0);
-            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
-                break;
-            }
-        }
-    }
+    // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
+    let cand = row_candidates::<ROW>(p, check, lims, |q| zero_mask64(q));
     let keyv = vdupq_n_u16(key);
     let unused = vdupq_n_u16(u16::MAX);
     // Lane t's bit of a hit mask.

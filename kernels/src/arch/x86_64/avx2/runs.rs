@@ -3,7 +3,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
+use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 /// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
 #[inline]
@@ -71,30 +71,19 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    let (eligible, candidates) = (&check.eligible, check.candidates);
-    debug_assert!(lims.len() == GROUP && (1..=CANDIDATES).contains(&candidates));
     let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
     // Candidates (keyed) by row; u16::MAX, which no keyed value equals
     // when keyed to low bytes and no value below a row of ≤ 1024 reaches,
-    // where a row has none.
-    let mut cand = [[u16::MAX; GROUP]; CANDIDATES];
+    // where a row has none. 64 values a step: a word of the eligible set.
     let zero = _mm256_setzero_si256();
-    for (t, lim) in lims.iter_mut().enumerate() {
-        let r = p.add(t * ROW);
-        let el = eligible(t);
-        let mut c = 0;
-        // 64 values a step: a word of the eligible set each.
-        for w in 0..ROW / 64 {
-            let a = _mm256_loadu_si256(r.add(64 * w) as *const __m256i);
-            let b = _mm256_loadu_si256(r.add(64 * w + 32) as *const __m256i);
-            let free_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32 as u64;
-            let free_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32 as u64;
-            let open = (free_a | free_b << 32) & el.get(w).copied().unwrap_or(0);
-            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
-                break;
-            }
-        }
-    }
+    // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
+    let cand = row_candidates::<ROW>(p, check, lims, |q| {
+        let a = _mm256_loadu_si256(q as *const __m256i);
+        let b = _mm256_loadu_si256(q.add(32) as *const __m256i);
+        let free_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32 as u64;
+        let free_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32 as u64;
+        free_a | free_b << 32
+    });
     if check.low_bytes {
         return narrow_hits::<ROW>(p, &cand, xs, starts, g);
     }

@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::runs::{store_runs, take_candidates, Check, CANDIDATES, GROUP};
+use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 /// Every run `(xs[j], g + starts[j])` into a group of rows (see
 /// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
@@ -58,22 +58,11 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    let (eligible, candidates) = (&check.eligible, check.candidates);
-    const K: usize = CANDIDATES;
-    debug_assert!(lims.len() == GROUP && (1..=K).contains(&candidates));
-    let mut cand = [[u16::MAX; GROUP]; K];
-    for (t, lim) in lims.iter_mut().enumerate() {
-        let r = p.add(t * ROW);
-        let el = eligible(t);
-        let mut c = 0;
-        for w in 0..ROW / 64 {
-            let bytes = _mm512_loadu_si512(r.add(64 * w) as *const _);
-            let open = _mm512_testn_epi8_mask(bytes, bytes) & el.get(w).copied().unwrap_or(0);
-            if take_candidates(&mut cand, t, (&mut c, candidates), lim, 64 * w, open) {
-                break;
-            }
-        }
-    }
+    // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
+    let cand = row_candidates::<ROW>(p, check, lims, |q| {
+        let bytes = _mm512_loadu_si512(q as *const _);
+        _mm512_testn_epi8_mask(bytes, bytes)
+    });
     let hits = if check.low_bytes {
         narrow_hits(&cand, xs, starts, g)
     } else {
