@@ -186,22 +186,60 @@ mod tests {
     proptest! {
         #[test]
         fn flag_pairs_matches_scalar(
-            pairs in proptest::collection::vec((0u16..64, 0u16..64), 0..200),
+            bits in 6u32..=14,
+            pairs in proptest::collection::vec((any::<u16>(), any::<u16>()), 0..200),
         ) {
-            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs.into_iter().unzip();
-            let mut b = vec![0u8; 64];
+            // Rows of 64 to 16384 values, each XOR below the row's width.
+            let width = 1usize << bits;
+            let (lo, hi): (Vec<u16>, Vec<u16>) = pairs
+                .into_iter()
+                .map(|(a, b)| (a % width as u16, b % width as u16))
+                .unzip();
+            let mut b = vec![0u8; width];
             flag_pairs_reference(&mut b, &lo, &hi);
             let mut a = b.clone();
+            // The OR of the XORs, which callers check the range by.
+            let or = (0..lo.len()).fold(0, |o, k| o | u32::from(lo[k] ^ hi[hi.len() - 1 - k]));
             for isa in isa::available() {
                 a.fill(0);
                 flag_pairs_on(isa, &mut a, &lo, &hi);
                 prop_assert_eq!(&a, &b, "{}", isa);
+                a.fill(0);
+                prop_assert_eq!(flag_pairs_or(isa, &mut a, &lo, &hi), or, "{}", isa);
             }
+            // u32 values: the portable path of any other value type.
+            let (lo32, hi32): (Vec<u32>, Vec<u32>) = lo
+                .iter()
+                .zip(&hi)
+                .map(|(&a, &b)| (u32::from(a), u32::from(b)))
+                .unzip();
+            a.fill(0);
+            flag_pairs_on(Isa::Scalar, &mut a, &lo32, &hi32);
+            prop_assert_eq!(&a, &b, "u32");
             let want: std::collections::BTreeSet<usize> = (0..lo.len())
                 .map(|k| (lo[k] ^ hi[hi.len() - 1 - k]) as usize)
                 .collect();
-            let got: std::collections::BTreeSet<usize> = (0..64).filter(|&j| a[j] != 0).collect();
+            let got: std::collections::BTreeSet<usize> = (0..width).filter(|&j| a[j] != 0).collect();
             prop_assert_eq!(got, want);
+        }
+    }
+
+    /// One pair with an XOR, the others 0: the OR names it, wherever in
+    /// a step of 32 (or the tail) it stands and whichever bit it has.
+    #[test]
+    fn flag_pairs_or_takes_every_lane() {
+        let mut row = vec![0u8; 1 << 16];
+        for isa in isa::available() {
+            for n in [32, 64, 70] {
+                for j in 0..n {
+                    for bit in [0, 5, 11, 15] {
+                        let (mut lo, hi) = (vec![0u16; n], vec![0u16; n]);
+                        lo[j] = 1 << bit;
+                        let or = flag_pairs_or(isa, &mut row, &lo, &hi);
+                        assert_eq!(or, 1 << bit, "{isa}: pair {j} of {n}");
+                    }
+                }
+            }
         }
     }
 
