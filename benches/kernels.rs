@@ -108,6 +108,42 @@ fn kernels(c: &mut Criterion) {
     }
     g.finish();
 
+    // The long tail of a scan: one value that none of 8192 pairs reaches
+    // (the strike of a few values, compares without tables), and one
+    // first reached after 400 or more pairs (a call's fixed cost besides).
+    let (lo, hi) = (
+        &officers[m / 2 - 8192..m / 2],
+        &officers[m / 2 + 1..m / 2 + 8193],
+    );
+    let xs: Vec<u16> = lo.iter().zip(hi.iter().rev()).map(|(a, b)| a ^ b).collect();
+    let open = (0..512)
+        .find(|v| !xs.contains(v))
+        .expect("a value below 512 not reached");
+    let (at, late) = (400..xs.len())
+        .map(|j| (j, xs[j]))
+        .find(|&(j, v)| v < 512 && !xs[..j].contains(&v))
+        .expect("a value first reached after 400 pairs");
+    for (v, name) in [
+        (open, "not reached".to_string()),
+        (late, format!("first reached at pair {at}")),
+    ] {
+        let mut set0 = [0u64; 8];
+        set0[v as usize / 64] |= 1 << (v % 64);
+        let mut g = c.benchmark_group(format!("strike_xors (1 value {name}, of 8192 pairs)"));
+        g.throughput(Throughput::Elements(
+            if v == open { lo.len() } else { at + 1 } as u64,
+        ));
+        for isa in paths() {
+            g.bench_function(BenchmarkId::from_parameter(isa), |b| {
+                b.iter(|| {
+                    let mut set = set0;
+                    black_box(strike_xors_on(isa, &mut set, black_box(lo), black_box(hi)))
+                })
+            });
+        }
+        g.finish();
+    }
+
     // Pair flags: one heap's 1024 middle pairs into its row of 512.
     let mut row = vec![0u8; 512];
     let (lo, hi) = (

@@ -9,8 +9,8 @@
 //! | path | where | what |
 //! | --- | --- | --- |
 //! | `scalar` | everywhere | portable Rust, no intrinsics: blocked and branch-light, what every other architecture gets |
-//! | `avx2` | x86-64 with AVX2 (2013 on) | 256-bit vectors |
-//! | `avx512` | x86-64 with AVX-512 F and BW | 512-bit vectors and mask registers; kernels that need VBMI, VBMI2 and BITALG take their AVX2 path on chips without them (Skylake-SP, Cascade Lake) |
+//! | `avx2` | x86-64 with AVX2, POPCNT and BMI1 (every AVX2 chip: Intel from 2013, AMD from 2015) | 256-bit vectors, bit counts and scans in one instruction |
+//! | `avx512` | x86-64 with AVX-512 F and BW (and what `avx2` needs) | 512-bit vectors and mask registers; kernels that need VBMI, VBMI2 and BITALG take their AVX2 path on chips without them (Skylake-SP, Cascade Lake) |
 //! | `neon` | aarch64 | 128-bit vectors |
 //!
 //! Beside these, each kernel keeps a reference twin (`*_reference`): the
@@ -112,7 +112,7 @@ impl std::error::Error for IsaError {}
 /// What this host's CPU offers the kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// AVX2 (x86-64).
+    /// AVX2, with POPCNT and BMI1 (x86-64).
     pub avx2: bool,
     /// AVX-512 F and BW, and AVX2 (x86-64): the `avx512` path.
     pub avx512: bool,
@@ -134,11 +134,16 @@ pub fn features() -> Features {
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Features {
     use std::arch::is_x86_feature_detected as has;
-    // AVX-512 paths also call AVX2 code: every AVX-512 chip has AVX2, but a
-    // virtual machine may hide it, and then the avx512 path is not offered.
-    let avx512 = has!("avx2") && has!("avx512f") && has!("avx512bw");
+    // The AVX2 path counts and finds bits with POPCNT and BMI1 (TZCNT,
+    // BLSR), which every AVX2 chip has (Intel from Haswell, AMD from
+    // Excavator); without them a count is a dozen vector operations.
+    // AVX-512 paths also call AVX2 code: every AVX-512 chip has all of
+    // these, but a virtual machine may hide some, and then the path that
+    // needs them is not offered.
+    let avx2 = has!("avx2") && has!("popcnt") && has!("bmi1");
+    let avx512 = avx2 && has!("avx512f") && has!("avx512bw");
     Features {
-        avx2: has!("avx2"),
+        avx2,
         avx512,
         avx512_vbmi: avx512
             && has!("avx512vbmi")

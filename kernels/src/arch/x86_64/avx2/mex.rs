@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
     let n = flags.len();
     let zero = _mm256_setzero_si256();
@@ -18,7 +18,7 @@ pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
     j + crate::mex::first_unflagged_reference(&flags[j..])
 }
 
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
     let n = flags.len();
     let zero = _mm256_setzero_si256();

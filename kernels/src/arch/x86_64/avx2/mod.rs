@@ -14,7 +14,7 @@ pub(crate) mod witness;
 /// # Safety
 /// AVX2 is present; `k + 32 ≤ n = lo.len() = hi.len()`.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> (__m256i, __m256i) {
     let n = lo.len();
     let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
@@ -29,7 +29,7 @@ pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> (__m256i, __m25
 
 /// Reverses the 16 `u16` lanes of `x`.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn rev16(x: __m256i) -> __m256i {
     let m = _mm256_setr_epi8(
         14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, //

@@ -7,7 +7,7 @@ use super::xors32;
 /// `row[lo[k] ⊕ hi[n − 1 − k]] = 1` (indices wrapped into the row, a
 /// power of two ≤ 65536); returns the OR of the XORs. 32 XORs at a
 /// time into a buffer, then 32 plain byte stores.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn flag_pairs_u16(row: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
     let n = lo.len();
     let mask = (row.len() - 1) as u16;

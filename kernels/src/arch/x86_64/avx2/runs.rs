@@ -7,7 +7,7 @@ use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 /// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
     let shift = _mm_cvtsi32_si128(ROW.trailing_zeros() as i32);
     let lo = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -24,7 +24,7 @@ unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
 /// # Safety
 /// AVX2 is present; each `g + starts[j]` points to GROUP values and `p` to
 /// GROUP rows of ROW bytes; `xs` and `starts` have one length.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
     debug_assert_eq!(xs.len(), starts.len());
@@ -62,7 +62,7 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// # Safety
 /// AVX2 is present; as for [`groups`], for every run; `lims` has GROUP
 /// limits.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn check_group<'e, const ROW: usize>(
     p: *mut u8,
     xs: &[u32],
@@ -130,7 +130,7 @@ pub unsafe fn check_group<'e, const ROW: usize>(
 /// The low bytes of two vectors of 16 u16 lanes, in one of 32 bytes
 /// (`packus` order: lanes 0–7 of `a`, 0–7 of `b`, 8–15 of `a`, 8–15 of `b`).
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn low_bytes(a: __m256i, b: __m256i) -> __m256i {
     let low = _mm256_set1_epi16(0xff);
     _mm256_packus_epi16(_mm256_and_si256(a, low), _mm256_and_si256(b, low))
@@ -153,7 +153,7 @@ fn packed_row(i: usize) -> usize {
 /// # Safety
 /// AVX2 is present; as for [`groups`], for every run.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn narrow_hits<const ROW: usize>(
     p: *mut u8,
     cand: &[[u16; GROUP]; CANDIDATES],

@@ -24,30 +24,67 @@ const FEW: usize = 4;
 ///
 /// # Safety
 /// AVX2 is present.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     debug_assert!(set.len() <= crate::witness::SIMD_WORDS);
-    let left: u32 = set.iter().map(|w| w.count_ones()).sum();
-    if left == 0 {
-        return true;
+    // Most calls have a few values: they go to the compares straight from
+    // the set, without the tables' padded copy and count.
+    if let Some((vals, left)) = few_values(set) {
+        return left == 0 || strike_few(set, vals, lo, hi, 0, left);
     }
     match set.len() {
         // As many tables as the set's words need (0.6's sets of 5 words
         // take 3, not a power of two).
-        0..=2 => strike_in::<1, 2>(set, lo, hi, left),
-        3..=4 => strike_in::<2, 4>(set, lo, hi, left),
-        5..=6 => strike_in::<3, 6>(set, lo, hi, left),
-        7..=8 => strike_in::<4, 8>(set, lo, hi, left),
-        9..=10 => strike_in::<5, 10>(set, lo, hi, left),
-        11..=12 => strike_in::<6, 12>(set, lo, hi, left),
-        13..=14 => strike_in::<7, 14>(set, lo, hi, left),
-        _ => strike_in::<8, 16>(set, lo, hi, left),
+        0..=2 => strike_in::<1, 2>(set, lo, hi),
+        3..=4 => strike_in::<2, 4>(set, lo, hi),
+        5..=6 => strike_in::<3, 6>(set, lo, hi),
+        7..=8 => strike_in::<4, 8>(set, lo, hi),
+        9..=10 => strike_in::<5, 10>(set, lo, hi),
+        11..=12 => strike_in::<6, 12>(set, lo, hi),
+        13..=14 => strike_in::<7, 14>(set, lo, hi),
+        _ => strike_in::<8, 16>(set, lo, hi),
+    }
+}
+
+/// The set's values in increasing order and how many, if at most [`FEW`]
+/// (a bit loop that stops at the one past them).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+unsafe fn few_values(set: &[u64]) -> Option<([usize; FEW], u32)> {
+    let mut vals = [0usize; FEW];
+    let mut left = 0;
+    for (i, &w) in set.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            if left == FEW {
+                return None;
+            }
+            vals[left] = 64 * i + w.trailing_zeros() as usize;
+            left += 1;
+            w &= w - 1;
+        }
+    }
+    Some((vals, left as u32))
+}
+
+/// The set's `W − 1` or `W` words (as the dispatch pairs them; fewer only
+/// for `W = 2`), copied in or out of a zero-padded array in copies of
+/// known length: a copy of the set's length was a call of `memmove`.
+#[inline(always)]
+fn copy_words<const W: usize>(dst: &mut [u64], src: &[u64]) {
+    let l = dst.len().min(src.len());
+    if l == W {
+        dst[..W].copy_from_slice(&src[..W]);
+    } else if l + 1 == W {
+        dst[..W - 1].copy_from_slice(&src[..W - 1]);
+    } else {
+        dst[..l].copy_from_slice(&src[..l]);
     }
 }
 
 /// The tables of a set: `T` times 16 bytes, each in both halves.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn tables<const T: usize, const W: usize>(buf: &[u64; W]) -> [__m256i; T] {
     const { assert!(W == 2 * T) };
     let bytes = buf.as_ptr() as *const u8;
@@ -56,25 +93,21 @@ unsafe fn tables<const T: usize, const W: usize>(buf: &[u64; W]) -> [__m256i; T]
     })
 }
 
-/// [`strike_xors_u16`] with the set (`left` values, `set.len() ≤ W = 2T`
-/// words) in `T` tables.
+/// [`strike_xors_u16`] with the set (`set.len() ≤ W = 2T` words) in `T`
+/// tables.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn strike_in<const T: usize, const W: usize>(
     set: &mut [u64],
     lo: &[u16],
     hi: &[u16],
-    mut left: u32,
 ) -> bool {
     let n = lo.len();
     let bits = set.len() * 64;
     // The set, zero-padded to the tables; struck values leave it here.
     let mut buf = [0u64; W];
-    buf[..set.len()].copy_from_slice(set);
-    if left as usize <= FEW {
-        let empty = strike_few(&mut buf, lo, hi, 0, left);
-        return finish(set, &buf, empty);
-    }
+    copy_words::<W>(&mut buf, set);
+    let mut left = members(&buf).count() as u32;
     let mut t = tables::<T, W>(&buf);
     let seven = _mm256_set1_epi16(7);
     let zero = _mm256_setzero_si256();
@@ -120,7 +153,8 @@ unsafe fn strike_in<const T: usize, const W: usize>(
                 m &= m - 1;
             }
             if left as usize <= FEW {
-                let empty = strike_few(&mut buf, lo, hi, k + 32, left);
+                let (vals, _) = few_values(&buf).expect("at most FEW values");
+                let empty = strike_few(&mut buf, vals, lo, hi, k + 32, left);
                 return finish(set, &buf, empty);
             }
             t = tables::<T, W>(&buf);
@@ -134,14 +168,13 @@ unsafe fn strike_in<const T: usize, const W: usize>(
             return true;
         }
     }
-    set.copy_from_slice(&buf[..set.len()]);
-    false
+    finish(set, &buf, false)
 }
 
 /// Copies what is left of `buf` back to `set`; passes `empty` on.
 #[inline(always)]
 fn finish<const W: usize>(set: &mut [u64], buf: &[u64; W], empty: bool) -> bool {
-    set.copy_from_slice(&buf[..set.len()]);
+    copy_words::<W>(set, buf);
     empty
 }
 
@@ -155,19 +188,17 @@ fn finish<const W: usize>(set: &mut [u64], buf: &[u64; W], empty: bool) -> bool 
 /// that list (reading them again after each hit cost `0.6` 1%: AMD EPYC
 /// Zen 5, to 3·10^6, `OCTAL_ISA=avx2`, one thread, 2.73 → 2.69 s).
 #[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn strike_few<const W: usize>(
-    buf: &mut [u64; W],
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+unsafe fn strike_few(
+    set: &mut [u64],
+    mut vals: [usize; FEW],
     lo: &[u16],
     hi: &[u16],
     mut k: usize,
     mut left: u32,
 ) -> bool {
-    // The values left, in increasing order, kept as they are struck.
-    let mut vals = [0usize; FEW];
-    for (slot, v) in vals.iter_mut().zip(members(buf)) {
-        *slot = v;
-    }
+    // `vals[..left]`: the values left, in increasing order, kept as they
+    // are struck.
     loop {
         let (hit, at) = match left {
             1 => few_until::<1>(&vals, lo, hi, k),
@@ -183,7 +214,7 @@ unsafe fn strike_few<const W: usize>(
             let v = vals[i];
             if hit & (1 << i) != 0 {
                 let (w, b) = (v / 64, 1u64 << (v % 64));
-                buf[w] &= !b;
+                set[w] &= !b;
             } else {
                 vals[kept] = v;
                 kept += 1;
@@ -201,7 +232,7 @@ unsafe fn strike_few<const W: usize>(
 /// a pair reaches one of the `C` values `vals[..C]`: which of them (a bit
 /// each) and the pair after that step; `None` when none is reached.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn few_until<const C: usize>(
     vals: &[usize; FEW],
     lo: &[u16],

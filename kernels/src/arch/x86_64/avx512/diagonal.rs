@@ -15,7 +15,7 @@ const BATCH: usize = 64;
 
 /// See [`crate::diagonal::or_pair_xors`]; returns the OR of every XOR. Needs
 /// `64 · bits.len() ≤ REGISTER_SET_MAX`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,bmi1,popcnt")]
 pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
     // The set as bytes (bit v is bit v % 8 of byte v / 8: the same bits
     // as the u64 words on a little-endian machine), padded to whole
@@ -53,7 +53,7 @@ pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
 /// value's high bits), and the value's bit in that byte
 /// (`vpshufbitqmb`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,bmi1,popcnt")]
 unsafe fn step<const P: usize, const BRANCHY: bool>(
     lo: &[u16],
     hi: &[u16],
@@ -162,7 +162,7 @@ const LANE_BITS: [u8; 64] = {
 /// The set of `P · 1024` values in `2P` registers of 64 bytes each
 /// (`P ≤ 16`).
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,bmi1,popcnt")]
 unsafe fn run<const P: usize>(bytes: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
     assert_eq!(bytes.len(), 128 * P);
     let n = lo.len();

@@ -3,7 +3,7 @@
 use std::arch::x86_64::*;
 
 /// A word of the bitset per step: the byte test gives the 64 bits at once.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
     let n = flags.len();
     out.fill(0);

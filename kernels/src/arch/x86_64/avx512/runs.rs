@@ -16,7 +16,7 @@ use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 /// AVX-512 F and BW are present; each `g + starts[j]` must point to GROUP
 /// values and `p` to GROUP rows of ROW bytes; `xs` and `starts` of one
 /// length.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
     debug_assert_eq!(xs.len(), starts.len());
@@ -49,7 +49,7 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// As for [`groups`], for every run; `lims` has GROUP limits; with
 /// `check.low_bytes`, AVX-512 VBMI must be present (the dispatcher sends
 /// chips without it to the AVX2 check).
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn check_group<'e, const ROW: usize>(
     p: *mut u8,
     xs: &[u32],
@@ -85,7 +85,7 @@ pub unsafe fn check_group<'e, const ROW: usize>(
 /// registers: compares into masks, OR-ed through general registers,
 /// took 2.5× as long in a microbenchmark.)
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 unsafe fn wide_hits(
     cand: &[[u16; GROUP]; CANDIDATES],
     xs: &[u32],
@@ -114,7 +114,7 @@ unsafe fn wide_hits(
 /// `Runs::flag_checked`): two runs a vector, 64 byte lanes, half the
 /// operations.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi1,popcnt")]
 unsafe fn narrow_hits(
     cand: &[[u16; GROUP]; CANDIDATES],
     xs: &[u32],

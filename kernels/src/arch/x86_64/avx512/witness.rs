@@ -9,7 +9,7 @@ use std::arch::x86_64::*;
 /// `t1`). A step XORs 32 pairs, looks their values up by a word permute,
 /// and strikes each value hit once (lanes with the same value together).
 /// The last, partial step uses masked loads instead of a scalar tail.
-#[target_feature(enable = "avx512f,avx512bw")]
+#[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     let words = set.len();
     debug_assert!(words <= crate::witness::SIMD_WORDS);
