@@ -111,7 +111,7 @@ games=(
 )
 
 flags=$(grep -m1 -oE '^(flags|Features)\s*:.*' /proc/cpuinfo | tr ' ' '\n' |
-    grep -xE 'avx2|avx512f|avx512bw|avx512vbmi|avx512_vbmi2|avx512_bitalg|asimd|neon' | tr '\n' ' ' || true)
+    grep -xE 'popcnt|bmi1|avx2|avx512f|avx512bw|avx512vbmi|avx512_vbmi2|avx512_bitalg|asimd|neon' | tr '\n' ' ' || true)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -m); SIMD: ${flags:-none}"
 printf '%-10s %10s %-7s %10s %-7s %12s %12s %8s %8s %8s %s\n' game values method ogsolve_s isa \
     octal_1t_s octal_2t_s ratio_1t 2t/1t ratio_2t agree

@@ -28,9 +28,9 @@ use std::sync::OnceLock;
 pub enum Isa {
     /// Portable Rust, no intrinsics.
     Scalar = 1,
-    /// x86-64 AVX2.
+    /// x86-64 AVX2, with POPCNT and BMI1.
     Avx2 = 2,
-    /// x86-64 AVX-512 (F and BW at least).
+    /// x86-64 AVX-512 (F and BW at least), with what `Avx2` needs.
     Avx512 = 3,
     /// aarch64 NEON (Advanced SIMD).
     Neon = 4,
@@ -49,6 +49,16 @@ impl Isa {
             Isa::Scalar => "scalar",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+            Isa::Neon => "neon",
+        }
+    }
+
+    /// What the path needs of the CPU, in words (for error messages).
+    pub const fn needs(self) -> &'static str {
+        match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "avx2 (AVX2 with POPCNT and BMI1)",
+            Isa::Avx512 => "avx512 (AVX-512 F and BW, AVX2, POPCNT and BMI1)",
             Isa::Neon => "neon",
         }
     }
@@ -100,7 +110,8 @@ impl fmt::Display for IsaError {
             ),
             IsaError::NotOnHost(isa) => write!(
                 f,
-                "{ENV}={isa}: this CPU does not have {isa} (it has: {})",
+                "{ENV}={isa}: this CPU does not have {} (it has: {})",
+                isa.needs(),
                 available().map(Isa::name).collect::<Vec<_>>().join(", ")
             ),
         }
@@ -114,7 +125,8 @@ impl std::error::Error for IsaError {}
 pub struct Features {
     /// AVX2, with POPCNT and BMI1 (x86-64).
     pub avx2: bool,
-    /// AVX-512 F and BW, and AVX2 (x86-64): the `avx512` path.
+    /// AVX-512 F and BW, and all that `avx2` needs (x86-64): the `avx512`
+    /// path.
     pub avx512: bool,
     /// AVX-512 VBMI, VBMI2, BITALG and POPCNT too (Ice Lake, Zen 4 and
     /// later): the byte permutes of the diagonal kernel and of the checked
@@ -145,11 +157,7 @@ fn detect() -> Features {
     Features {
         avx2,
         avx512,
-        avx512_vbmi: avx512
-            && has!("avx512vbmi")
-            && has!("avx512vbmi2")
-            && has!("avx512bitalg")
-            && has!("popcnt"),
+        avx512_vbmi: avx512 && has!("avx512vbmi") && has!("avx512vbmi2") && has!("avx512bitalg"),
         neon: false,
     }
 }

@@ -114,7 +114,8 @@ pub fn first_unflagged_on(isa: Isa, flags: &[u8]) -> usize {
     isa::assert_on_host(isa);
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has AVX2 (every AVX-512 chip does).
+        // SAFETY: the host has the avx2 features (on the avx512 path too:
+        // detection makes Features::avx512 imply Features::avx2).
         Isa::Avx2 | Isa::Avx512 => unsafe { avx2::mex::first_unflagged(flags) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: the host has NEON.
@@ -170,10 +171,10 @@ pub fn unflagged_bits_on(isa: Isa, flags: &[u8], out: &mut [u64]) {
     isa::assert_on_host(isa);
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has AVX-512 BW; lengths checked above.
+        // SAFETY: the host has the avx512 features; lengths checked above.
         Isa::Avx512 => unsafe { avx512::mex::unflagged_bits(flags, out) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has AVX2; lengths checked above.
+        // SAFETY: the host has the avx2 features; lengths checked above.
         Isa::Avx2 => unsafe { avx2::mex::unflagged_bits(flags, out) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: the host has NEON; lengths checked above.

@@ -42,7 +42,8 @@ pub(crate) fn flag_pairs_or<V: Value>(isa: Isa, row: &mut [u8], lo: &[V], hi: &[
             match isa {
                 // AVX-512 has nothing to add: the stores are the cost.
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: the host has isa, so AVX2.
+                // SAFETY: the host has isa, so the avx2 features (which
+                // Features::avx512 implies).
                 Isa::Avx2 | Isa::Avx512 => {
                     return unsafe { avx2::pairs::flag_pairs_u16(row, lo, hi) } as u32
                 }

@@ -592,7 +592,8 @@ unsafe fn vector_check_group<'e, const ROW: usize>(
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if check.low_bytes && !isa::features().avx512_vbmi => {
             // The low bytes need VBMI's byte permutes: AVX2 on chips
-            // without them (Skylake-SP, Cascade Lake).
+            // without them (Skylake-SP, Cascade Lake). The avx512
+            // features include the avx2 ones (isa::Features::avx512).
             avx2::runs::check_group::<ROW>(p, xs, starts, g, check, lims)
         }
         #[cfg(target_arch = "x86_64")]

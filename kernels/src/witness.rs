@@ -63,10 +63,10 @@ pub fn strike_xors_on<V: Value>(isa: Isa, set: &mut [u64], lo: &[V], hi: &[V]) -
     if let Some((lo, hi)) = crate::as_u16(lo, hi).filter(|_| set.len() <= SIMD_WORDS) {
         match isa {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the host has AVX-512 F and BW.
+            // SAFETY: the host has the avx512 features (isa::Features::avx512).
             Isa::Avx512 => return unsafe { avx512::witness::strike_xors_u16(set, lo, hi) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the host has AVX2.
+            // SAFETY: the host has the avx2 features (isa::Features::avx2).
             Isa::Avx2 => return unsafe { avx2::witness::strike_xors_u16(set, lo, hi) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the host has NEON; set.len() <= SIMD_WORDS.
@@ -374,5 +374,17 @@ mod tests {
         set[15] |= 1 << 63;
         assert!(!strike_xors(&mut set, &lo, &hi));
         assert_eq!(set[15], 1 << 63, "1000 = word 15, bit 40, struck");
+        // An empty set is empty before any pair, with or without pairs,
+        // whatever its length.
+        for words in 0..=16 {
+            for n in [0, 5, 100] {
+                let mut set = vec![0u64; words];
+                assert!(
+                    strike_xors(&mut set, &lo[..n], &hi[..n]),
+                    "{isa}: {words} words, {n} pairs"
+                );
+                assert!(set.iter().all(|&w| w == 0));
+            }
+        }
     }
 }

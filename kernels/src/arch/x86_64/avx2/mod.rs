@@ -12,7 +12,7 @@ pub(crate) mod witness;
 /// `n = lo.len()`, as two vectors of 16 (pairs k.. and k + 16..).
 ///
 /// # Safety
-/// AVX2 is present; `k + 32 ≤ n = lo.len() = hi.len()`.
+/// The avx2 features are present; `k + 32 ≤ n = lo.len() = hi.len()`.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> (__m256i, __m256i) {

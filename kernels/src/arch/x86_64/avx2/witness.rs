@@ -15,15 +15,16 @@ use std::arch::x86_64::*;
 use super::xors32;
 use crate::witness::members;
 
-/// Sets of at most this many values leave the tables for
-/// [`strike_few`]'s compares; larger ones take their hits lane by lane,
+/// Sets of at most this many values are struck by [`strike_few`]'s
+/// compares (from the start, or once the tables have struck the rest);
+/// larger ones go through the tables, their hits taken lane by lane
 /// through memory.
 const FEW: usize = 4;
 
 /// See [`crate::witness::strike_xors`]; `set.len() ≤ 16`.
 ///
 /// # Safety
-/// AVX2 is present.
+/// The avx2 features are present (see `arch::x86_64`).
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     debug_assert!(set.len() <= crate::witness::SIMD_WORDS);
@@ -69,9 +70,10 @@ unsafe fn few_values(set: &[u64], vals: &mut [usize; FEW]) -> Option<u32> {
     Some(left as u32)
 }
 
-/// The set's `W − 1` or `W` words (as the dispatch pairs them; fewer only
-/// for `W = 2`), copied in or out of a zero-padded array in copies of
-/// known length: a copy of the set's length was a call of `memmove`.
+/// The set's `W − 1` or `W` words (as the dispatch pairs them: an empty
+/// set never reaches the tables, so the last branch is only a fallback),
+/// copied in or out of a zero-padded array in copies of known length: a
+/// copy of the set's length was a call of `memmove`.
 #[inline(always)]
 fn copy_words<const W: usize>(dst: &mut [u64], src: &[u64]) {
     let l = dst.len().min(src.len());
@@ -109,7 +111,10 @@ unsafe fn strike_in<const T: usize, const W: usize>(
     // The set, zero-padded to the tables; struck values leave it here.
     let mut buf = [0u64; W];
     copy_words::<W>(&mut buf, set);
+    // Bit by bit: a sum of counts over the array was vectorized into a
+    // dozen operations, even with POPCNT.
     let mut left = members(&buf).count() as u32;
+    debug_assert!(left as usize > FEW, "few values take strike_few");
     let mut t = tables::<T, W>(&buf);
     let seven = _mm256_set1_epi16(7);
     let zero = _mm256_setzero_si256();
@@ -156,7 +161,8 @@ unsafe fn strike_in<const T: usize, const W: usize>(
             }
             if left as usize <= FEW {
                 let mut vals = [0usize; FEW];
-                few_values(&buf, &mut vals).expect("at most FEW values");
+                let few = few_values(&buf, &mut vals);
+                debug_assert_eq!(few, Some(left));
                 let empty = strike_few(&mut buf, &mut vals, lo, hi, k + 32, left);
                 return finish(set, &buf, empty);
             }

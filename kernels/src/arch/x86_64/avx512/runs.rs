@@ -13,7 +13,7 @@ use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 /// stores.
 ///
 /// # Safety
-/// AVX-512 F and BW are present; each `g + starts[j]` must point to GROUP
+/// The avx512 features are present; each `g + starts[j]` must point to GROUP
 /// values and `p` to GROUP rows of ROW bytes; `xs` and `starts` of one
 /// length.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
@@ -46,7 +46,8 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// match), and the candidates reached are flagged at the end.
 ///
 /// # Safety
-/// As for [`groups`], for every run; `lims` has GROUP limits; with
+/// As for [`groups`] (the avx512 features), for every run; `lims` has
+/// GROUP limits; with
 /// `check.low_bytes`, AVX-512 VBMI must be present (the dispatcher sends
 /// chips without it to the AVX2 check).
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
