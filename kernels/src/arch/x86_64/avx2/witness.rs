@@ -125,8 +125,11 @@ unsafe fn strike_in<const T: usize, const W: usize>(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
     let mut k = 0;
-    while k + 32 <= n {
-        let (x0, x1) = xors32(lo, hi, k);
+    while k < n && n >= 32 {
+        // The last pairs in one more step that ends at the last pair
+        // (`at` below `k`): a value it finds again was struck already.
+        let at = k.min(n - 32);
+        let (x0, x1) = xors32(lo, hi, at);
         // Bytes 0–7 are pairs 0–7, 8–15 pairs 16–23, 16–23 pairs 8–15 and
         // 24–31 pairs 24–31 (the order of packus); values of 2048 and
         // more saturate to byte 255, which no table holds.
@@ -163,12 +166,12 @@ unsafe fn strike_in<const T: usize, const W: usize>(
                 let mut vals = [0usize; FEW];
                 let few = few_values(&buf, &mut vals);
                 debug_assert_eq!(few, Some(left));
-                let empty = strike_few(&mut buf, &mut vals, lo, hi, k + 32, left);
+                let empty = strike_few(&mut buf, &mut vals, lo, hi, at + 32, left);
                 return finish(set, &buf, empty);
             }
             t = tables::<T, W>(&buf);
         }
-        k += 32;
+        k = at + 32;
     }
     for j in k..n {
         let v = (lo[j] ^ hi[n - 1 - j]) as usize;
@@ -237,9 +240,13 @@ unsafe fn strike_few(
     }
 }
 
-/// Scans from pair `k` for the first step (or the scalar tail) in which
-/// a pair reaches one of the `C` values `vals[..C]`: which of them (a bit
-/// each) and the pair after that step; `None` when none is reached.
+/// Scans from pair `k` for the first step in which a pair reaches one of
+/// the `C` values `vals[..C]`: which of them (a bit each) and the pair
+/// after that step; `None` when none is reached. The last step ends at the
+/// last pair, taking again some pairs already seen (none of them reaches
+/// a value still in `vals`); only runs of fewer than 32 pairs have a
+/// scalar loop (a tail of up to 31 pairs, each compared with every value,
+/// cost `0.6` about 1.5% on this path).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn few_until<const C: usize>(
@@ -250,8 +257,11 @@ unsafe fn few_until<const C: usize>(
 ) -> (Option<u32>, usize) {
     let n = lo.len();
     let e: [__m256i; C] = std::array::from_fn(|i| _mm256_set1_epi16(vals[i] as i16));
-    while k + 32 <= n {
-        let (x0, x1) = xors32(lo, hi, k);
+    while k + 32 <= n || (k < n && n >= 32) {
+        // The last pairs in one more step that ends at the last pair: the
+        // pairs it takes again reached none of the values.
+        let at = k.min(n - 32);
+        let (x0, x1) = xors32(lo, hi, at);
         let mut any = _mm256_setzero_si256();
         for ei in &e {
             any = _mm256_or_si256(
@@ -259,7 +269,7 @@ unsafe fn few_until<const C: usize>(
                 _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei)),
             );
         }
-        k += 32;
+        k = at + 32;
         if _mm256_testz_si256(any, any) == 0 {
             let mut hit = 0;
             for (i, ei) in e.iter().enumerate() {
