@@ -32,6 +32,29 @@ fn paths() -> Vec<Isa> {
     isa::available().collect()
 }
 
+/// One group: `strike_xors` of the set `set0` by the pairs of `lo` and
+/// `hi` on every path, in `pairs` pairs a call.
+fn strike_group(
+    c: &mut Criterion,
+    name: &str,
+    set0: [u64; 8],
+    lo: &[u16],
+    hi: &[u16],
+    pairs: usize,
+) {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Elements(pairs as u64));
+    for isa in paths() {
+        g.bench_function(BenchmarkId::from_parameter(isa), |b| {
+            b.iter(|| {
+                let mut set = set0;
+                black_box(strike_xors_on(isa, &mut set, black_box(lo), black_box(hi)))
+            })
+        });
+    }
+    g.finish();
+}
+
 fn kernels(c: &mut Criterion) {
     let officers = values(&"0.6".parse().unwrap(), 1 << 18);
     let cookie = values(&Code::cookie_cutter(6), 60_000);
@@ -49,17 +72,14 @@ fn kernels(c: &mut Criterion) {
     for v in [3usize, 70, 131, 200, 260, 301, 333, 400, 450, 500] {
         set0[v / 64] |= 1 << (v % 64);
     }
-    let mut g = c.benchmark_group("strike_xors (10 values, 2048 pairs)");
-    g.throughput(Throughput::Elements(lo.len() as u64));
-    for isa in paths() {
-        g.bench_function(BenchmarkId::from_parameter(isa), |b| {
-            b.iter(|| {
-                let mut set = set0;
-                black_box(strike_xors_on(isa, &mut set, black_box(lo), black_box(hi)))
-            })
-        });
-    }
-    g.finish();
+    strike_group(
+        c,
+        "strike_xors (10 values, 2048 pairs)",
+        set0,
+        lo,
+        hi,
+        lo.len(),
+    );
 
     // Far flags: 200 runs over a tile of 128 rows of 512 bytes.
     let rows = 128;
@@ -129,19 +149,9 @@ fn kernels(c: &mut Criterion) {
     ] {
         let mut set0 = [0u64; 8];
         set0[v as usize / 64] |= 1 << (v % 64);
-        let mut g = c.benchmark_group(format!("strike_xors (1 value {name}, of 8192 pairs)"));
-        g.throughput(Throughput::Elements(
-            if v == open { lo.len() } else { at + 1 } as u64,
-        ));
-        for isa in paths() {
-            g.bench_function(BenchmarkId::from_parameter(isa), |b| {
-                b.iter(|| {
-                    let mut set = set0;
-                    black_box(strike_xors_on(isa, &mut set, black_box(lo), black_box(hi)))
-                })
-            });
-        }
-        g.finish();
+        let name = format!("strike_xors (1 value {name}, of 8192 pairs)");
+        let pairs = if v == open { lo.len() } else { at + 1 };
+        strike_group(c, &name, set0, lo, hi, pairs);
     }
 
     // Pair flags: one heap's 1024 middle pairs into its row of 512.
