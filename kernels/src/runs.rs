@@ -670,8 +670,8 @@ pub(crate) unsafe fn store_runs(p: *mut u8, n: usize, mut fill: impl FnMut(usize
 /// # Safety
 /// Every `p + o[t]` must be writable.
 #[inline(always)]
-pub(crate) unsafe fn flag_rows(p: *mut u8, offsets: &[[u16; 32]]) {
-    for t in 0..32 {
+pub(crate) unsafe fn flag_rows(p: *mut u8, offsets: &[[u16; GROUP]]) {
+    for t in 0..GROUP {
         for o in offsets {
             *p.add(*o.get_unchecked(t) as usize) = 1;
         }

@@ -8,6 +8,18 @@ pub(crate) mod pairs;
 pub(crate) mod runs;
 pub(crate) mod witness;
 
+/// Where the 32-pair step after pair `k` of a run of `n` pairs starts:
+/// at `k`, or, for the last pairs of a run that 32 does not divide, at
+/// `n − 32`, so that the last step ends at the last pair and takes some
+/// pairs again (the kernels that use it lose nothing by that: a flag set
+/// twice, a value already struck); `None` once the run is done, and for
+/// runs of fewer than 32 pairs (a scalar loop's). The step ends at the
+/// result + 32.
+#[inline(always)]
+pub(crate) fn step_at(k: usize, n: usize) -> Option<usize> {
+    (k < n && n >= 32).then(|| k.min(n - 32))
+}
+
 /// The XORs of the 32 pairs `(lo[k + j], hi[n − 1 − k − j])`, `j < 32`,
 /// `n = lo.len()`, as two vectors of 16 (pairs k.. and k + 16..).
 ///

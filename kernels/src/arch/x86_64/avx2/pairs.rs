@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use super::xors32;
+use super::{step_at, xors32};
 
 /// `row[lo[k] ⊕ hi[n − 1 − k]] = 1` (indices wrapped into the row, a
 /// power of two ≤ 65536); returns the OR of the XORs. 32 XORs at a
@@ -18,8 +18,9 @@ pub unsafe fn flag_pairs_u16(row: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
     let mut buf = [0u16; 32];
     let mut or = _mm256_setzero_si256();
     let mut k = 0;
-    let mut step = |k: usize| {
-        let (x0, x1) = xors32(lo, hi, k);
+    // A step taking pairs again flags them again, which changes nothing.
+    while let Some(at) = step_at(k, n) {
+        let (x0, x1) = xors32(lo, hi, at);
         or = _mm256_or_si256(or, _mm256_or_si256(x0, x1));
         let mut offsets = [0u64; 8];
         _mm256_storeu_si256(
@@ -31,16 +32,7 @@ pub unsafe fn flag_pairs_u16(row: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
             _mm256_and_si256(x1, m),
         );
         crate::arch::flag_offsets(base, &offsets);
-    };
-    while k + 32 <= n {
-        step(k);
-        k += 32;
-    }
-    if k < n && n >= 32 {
-        // The last pairs in one more step that ends at the last pair: the
-        // pairs it takes again are flagged again, which changes nothing.
-        step(n - 32);
-        k = n;
+        k = at + 32;
     }
     _mm256_storeu_si256(buf.as_mut_ptr() as *mut __m256i, or);
     let mut or = buf[..16].iter().fold(0, |a, &b| a | b);

@@ -22,8 +22,9 @@ unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
 /// runs at a time ([`store_runs`]).
 ///
 /// # Safety
-/// The avx2 features are present; each `g + starts[j]` points to GROUP values and `p` to
-/// GROUP rows of ROW bytes; `xs` and `starts` have one length.
+/// The avx2 features are present; each `g + starts[j]` points to GROUP
+/// values and `p` to GROUP rows of ROW bytes; `xs` and `starts` have one
+/// length.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
@@ -60,8 +61,8 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// the values and candidates are compared on their low bytes.
 ///
 /// # Safety
-/// The avx2 features are present; as for [`groups`], for every run; `lims` has GROUP
-/// limits.
+/// The avx2 features are present; as for [`groups`], for every run;
+/// `lims` has GROUP limits.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn check_group<'e, const ROW: usize>(
     p: *mut u8,
@@ -74,7 +75,8 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
     // Candidates by row (keyed below); u16::MAX, which no keyed value
     // equals when keyed to low bytes and no value below a row of ≤ 1024
-    // reaches, where a row has none. 64 values a step: a word of the eligible set.
+    // reaches, where a row has none. 64 values a step: a word of the
+    // eligible set.
     let zero = _mm256_setzero_si256();
     // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
     let cand = row_candidates::<ROW>(p, check, lims, |q| {

@@ -12,7 +12,7 @@
 
 use std::arch::x86_64::*;
 
-use super::xors32;
+use super::{step_at, xors32};
 use crate::witness::members;
 
 /// Sets of at most this many values are struck by [`strike_few`]'s
@@ -125,10 +125,9 @@ unsafe fn strike_in<const T: usize, const W: usize>(
         1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
     );
     let mut k = 0;
-    while k < n && n >= 32 {
-        // The last pairs in one more step that ends at the last pair
-        // (`at` below `k`): a value it finds again was struck already.
-        let at = k.min(n - 32);
+    // A step taking pairs again finds only values struck already, which
+    // the tables no longer hold.
+    while let Some(at) = step_at(k, n) {
         let (x0, x1) = xors32(lo, hi, at);
         // Bytes 0–7 are pairs 0–7, 8–15 pairs 16–23, 16–23 pairs 8–15 and
         // 24–31 pairs 24–31 (the order of packus); values of 2048 and
@@ -257,10 +256,9 @@ unsafe fn few_until<const C: usize>(
 ) -> (Option<u32>, usize) {
     let n = lo.len();
     let e: [__m256i; C] = std::array::from_fn(|i| _mm256_set1_epi16(vals[i] as i16));
-    while k + 32 <= n || (k < n && n >= 32) {
-        // The last pairs in one more step that ends at the last pair: the
-        // pairs it takes again reached none of the values.
-        let at = k.min(n - 32);
+    // A step taking pairs again finds none of the values: they reached
+    // none still in `vals`.
+    while let Some(at) = step_at(k, n) {
         let (x0, x1) = xors32(lo, hi, at);
         let mut any = _mm256_setzero_si256();
         for ei in &e {

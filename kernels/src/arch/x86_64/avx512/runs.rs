@@ -13,9 +13,9 @@ use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 /// stores.
 ///
 /// # Safety
-/// The avx512 features are present; each `g + starts[j]` must point to GROUP
-/// values and `p` to GROUP rows of ROW bytes; `xs` and `starts` of one
-/// length.
+/// The avx512 features are present; each `g + starts[j]` must point to
+/// GROUP values and `p` to GROUP rows of ROW bytes; `xs` and `starts` of
+/// one length.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
     const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
@@ -47,9 +47,8 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 ///
 /// # Safety
 /// As for [`groups`] (the avx512 features), for every run; `lims` has
-/// GROUP limits; with
-/// `check.low_bytes`, AVX-512 VBMI must be present (the dispatcher sends
-/// chips without it to the AVX2 check).
+/// GROUP limits; with `check.low_bytes`, AVX-512 VBMI must be present
+/// (the dispatcher sends chips without it to the AVX2 check).
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn check_group<'e, const ROW: usize>(
     p: *mut u8,
