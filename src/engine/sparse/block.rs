@@ -161,7 +161,7 @@ impl Sparse {
             let (bits, lims) = &mut *tile;
             flag_block(&next_tiling, bits, lims, t * per_tile);
         };
-        let checks = Checks::new(pre, &jobs, &splits, halves, self.kept);
+        let checks = Checks::new(pre, &jobs, &splits, halves, self.kept, row);
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();

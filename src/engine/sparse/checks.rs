@@ -36,7 +36,7 @@ impl Sparse {
         let jobs = std::mem::take(&mut self.pending);
         let (splits, halves) = (&self.splits[..], self.halves);
         let known: &[V] = g;
-        let checks = Checks::new(known, &jobs, splits, halves, self.kept);
+        let checks = Checks::new(known, &jobs, splits, halves, self.kept, self.bound());
         match self.helper.as_mut() {
             Some(helper) if jobs.len() > 1 => {
                 helper.join(|| checks.run(), || checks.run());
@@ -129,6 +129,9 @@ pub(super) struct Checks<'a, V> {
     pub(super) splits: &'a [usize],
     pub(super) halves: Halves,
     pub(super) kept: Kept,
+    /// Width of the rows (a power of two above every value of `g`) in
+    /// which a large set's fixed rounds are flagged rather than struck.
+    pub(super) row: usize,
     pub(super) next: AtomicUsize,
     pub(super) failed: Mutex<Option<Failure>>,
 }
@@ -140,6 +143,7 @@ impl<'a, V: Value> Checks<'a, V> {
         splits: &'a [usize],
         halves: Halves,
         kept: Kept,
+        row: usize,
     ) -> Self {
         Checks {
             g,
@@ -147,6 +151,7 @@ impl<'a, V: Value> Checks<'a, V> {
             splits,
             halves,
             kept,
+            row,
             next: AtomicUsize::new(0),
             failed: Mutex::new(None),
         }
@@ -158,7 +163,7 @@ impl<'a, V: Value> Checks<'a, V> {
             let f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             f.map_or(usize::MAX, Failure::heap)
         };
-        let mut set = Vec::new();
+        let (mut set, mut row, mut open) = (Vec::new(), Vec::new(), Vec::new());
         loop {
             let j = self.next.fetch_add(1, Ordering::Relaxed);
             let Some((n, round, words)) = self.jobs.get(j) else {
@@ -173,14 +178,25 @@ impl<'a, V: Value> Checks<'a, V> {
                 pre: self.g,
                 post: &[],
             };
-            let (splits, halves) = (self.splits, self.halves);
-            let failure = match strike_witnessed(
-                parts, n, splits, halves, &mut set, round, None, self.kept,
-            ) {
-                Strike::Empty => continue,
-                Strike::Unkept => Failure::Unkept(n, members(&set)),
-                _ => Failure::Value(n, least_member(&set).expect("values left")),
-            };
+            let (splits, halves, kept) = (self.splits, self.halves, self.kept);
+            // A scan deferred with a budget of 0 left its fixed rounds to
+            // this check: a large set has them flagged here, as the main
+            // thread would have, rather than struck a value at a time.
+            // (Smaller sets than FLAG_LOW_ROUND never are: no row for them.)
+            let mut from = round;
+            if from < FIXED_ROUNDS && self.row > 64 && members(&set) >= FLAG_LOW_ROUND {
+                row.clear();
+                row.resize(self.row, 0);
+                from = flag_fixed_rounds(
+                    parts, n, splits, halves, kept, from, &mut row, &mut set, &mut open,
+                );
+            }
+            let failure =
+                match strike_witnessed(parts, n, splits, halves, &mut set, from, None, kept) {
+                    Strike::Empty => continue,
+                    Strike::Unkept => Failure::Unkept(n, members(&set)),
+                    _ => Failure::Value(n, least_member(&set).expect("values left")),
+                };
             let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             if f.is_none_or(|m| n < m.heap()) {
                 *f = Some(failure);
@@ -230,8 +246,12 @@ mod tests {
         set
     }
 
+    fn row(g: &[u32]) -> usize {
+        value_bound(g.iter().copied().max().unwrap_or(0))
+    }
+
     fn run_checks(g: &[u32], jobs: &Deferred) -> Option<Failure> {
-        let checks = Checks::new(g, jobs, SPLITS, HALVES, Kept::ALL);
+        let checks = Checks::new(g, jobs, SPLITS, HALVES, Kept::ALL, row(g));
         checks.run();
         checks.failure()
     }
@@ -262,6 +282,66 @@ mod tests {
             jobs.push(n, 0, &bits(&set));
         }
         assert_eq!(run_checks(&g, &jobs), Some(Failure::Value(n1, g[n1])));
+    }
+
+    /// The values below G(n) reached by the split pairs (a, n − 1 − a) of
+    /// 0.6 other than the first round's, the 256 pairs nearest the middle:
+    /// a ≤ (n − 1)/2 − 256.
+    fn reached_after_first_round(g: &[u32], n: usize) -> Vec<u32> {
+        let last = (n - 1) / 2 - 256;
+        let mut v: Vec<u32> = (1..=last)
+            .map(|a| g[a] ^ g[n - 1 - a])
+            .filter(|&x| x < g[n])
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    #[test]
+    fn checks_deferred_after_the_first_round_flag_a_large_set_and_stay_exact() {
+        // A scan deferred with a budget of 0 after its first round was
+        // flagged: the check flags the other fixed rounds for a large set
+        // (at least FLAG_LOW_ROUND values, rows wider than 64), then
+        // strikes the rest. Passing sets must pass, and a set holding
+        // G(n), which no pair reaches, must give G(n).
+        let g = reference("0.6", 3000);
+        assert!(row(&g) > 64);
+        let mut good = Deferred::default();
+        for n in (2000..2999).step_by(7) {
+            let set = reached_after_first_round(&g, n);
+            if set.len() as u32 >= FLAG_LOW_ROUND {
+                good.push(n, 1, &bits(&set));
+            }
+        }
+        assert!(good.len() > 50, "{} large sets", good.len());
+        assert_eq!(run_checks(&g, &good), None);
+        let mut bad = Deferred::default();
+        let n1 = 2400;
+        for n in [2900, n1, 2700] {
+            let mut set = reached_after_first_round(&g, n);
+            if n != 2900 {
+                set.push(g[n]);
+            }
+            bad.push(n, 1, &bits(&set));
+        }
+        assert_eq!(run_checks(&g, &bad), Some(Failure::Value(n1, g[n1])));
+        // A value only the first round reaches has no witness from round 1
+        // on: the check must not find one for it.
+        let (n, v) = (2000..3000)
+            .find_map(|n| {
+                let later = reached_after_first_round(&g, n);
+                let v = split_reached(&g, n)
+                    .into_iter()
+                    .find(|v| !later.contains(v))?;
+                Some((n, v))
+            })
+            .expect("a value only the first round reaches");
+        let mut set = reached_after_first_round(&g, n);
+        set.push(v);
+        let mut jobs = Deferred::default();
+        jobs.push(n, 1, &bits(&set));
+        assert_eq!(run_checks(&g, &jobs), Some(Failure::Value(n, v)));
     }
 
     #[test]
@@ -311,7 +391,7 @@ mod tests {
         set.push(g[n]);
         let mut jobs = Deferred::default();
         jobs.push(n, 0, &bits(&set));
-        let checks = Checks::new(&g, &jobs, SPLITS, HALVES, Kept::within(64, 2500));
+        let checks = Checks::new(&g, &jobs, SPLITS, HALVES, Kept::within(64, 2500), row(&g));
         checks.run();
         assert!(matches!(checks.failure(), Some(Failure::Unkept(2600, _))));
         // With everything kept the same check gives the true value.

@@ -173,66 +173,31 @@ impl Sparse {
             set[mo / 64] &= (1 << (mo % 64)) - 1;
         }
         // A large set loses most of its values in the first round of the
-        // scan (the pairs nearest the middle). Striking them one at a time
-        // costs a chain of dependent steps each; flagging the round's pairs
-        // costs a store each, and then the scan goes on from the next
-        // round. Every split pair is an option, so the row stays exact.
-        // The tiles may have flagged that round already (`middle`): they do
-        // for the blocks after one in which most heaps voted for it, by a
-        // large set here or, with the round flagged, a set it left not
-        // small (so a game whose sets are small goes back to scanning it).
-        // A set the first round left not small has the rest of the middle
-        // and the second round (the low pairs, whose partners are the
-        // newest values) flagged here too, in one pass.
+        // scan (the pairs nearest the middle), so it has that round flagged
+        // rather than struck (see [`flag_fixed_rounds`]). The tiles may
+        // have flagged that round already (`middle`): they do for the
+        // blocks after one in which most heaps voted for it, by a large set
+        // here or, with the round flagged, a set it left not small (so a
+        // game whose sets are small goes back to scanning it). With a
+        // budget of 0 the helper is the idle one: the fixed rounds are left
+        // to the check it takes, which flags them the same way.
+        let (splits, halves, kept) = (&self.splits[..], self.halves, self.kept);
         let left = members(&set);
         let mut from = 0;
-        // Flags rounds `rounds` of every split into the row, and takes
-        // what they reached out of the set (one pass over the row for all
-        // of them).
-        let splits = &self.splits;
-        let halves = self.halves;
-        let kept = self.kept;
-        let mut flag_rounds = |rounds: Range<usize>, row: &mut [u8], set: &mut [u64]| {
-            for c in rounds {
-                for &i in splits {
-                    if let Some((m, a0, a1)) = round_pairs(n, i, halves, c, kept) {
-                        seam_pieces(g, m, a0, a1, |lo, hi| {
-                            flag_pairs(row, lo, hi);
-                            false
-                        });
-                    }
-                }
-            }
-            // The set's values lie below mo ≤ row_len.
-            let len = (set.len() * 64).min(row_len);
-            let words = set.len();
-            unflagged_bits(&row[..len], &mut open[..words]);
-            for (s, o) in set.iter_mut().zip(&open) {
-                *s &= o;
-            }
-        };
         if middle {
             from = 1;
             self.middle_votes += usize::from(left >= FLAG_FIRST_ROUND / 4);
         } else if !small && left >= FLAG_FIRST_ROUND {
             self.middle_votes += 1;
-            flag_rounds(0..1, row, &mut set);
-            from = 1;
         }
-        // A set the first round left not small has the middle's other
-        // steps and the low round flagged, then read back once, and the
-        // scan goes on from the chunks. With a budget of 0 the helper is
-        // the idle one: those rounds are left to the check it takes.
         let defer_all = budget.as_ref().is_some_and(|b| b.0 == 0);
-        if from == 1 && !small && !defer_all && members(&set) >= FLAG_LOW_ROUND {
-            flag_rounds(1..FIXED_ROUNDS, row, &mut set);
-            from = FIXED_ROUNDS;
+        if !small && !defer_all {
+            from = flag_fixed_rounds(g, n, splits, halves, kept, from, row, &mut set, &mut open);
         }
         self.row8 = row8;
         self.open = open;
-        let (splits, halves) = (&self.splits[..], self.halves);
         let limit = budget.as_ref().map(|b| b.0);
-        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit, self.kept) {
+        let out = match strike_witnessed(g, n, splits, halves, &mut set, from, limit, kept) {
             Strike::Empty => mo as u32,
             Strike::Exhausted => least_member(&set).expect("values left"),
             Strike::Unkept => {
@@ -250,6 +215,75 @@ impl Sparse {
         };
         self.set = set;
         out
+    }
+}
+
+/// Takes the fixed rounds of a witness scan of heap `n` from round `from`
+/// that a set is large enough to have flagged rather than struck, and
+/// returns the round the strike goes on from. Striking values one at a
+/// time costs a chain of dependent steps each; flagging a round's pairs
+/// costs a store each. A set of at least [`FLAG_FIRST_ROUND`] values has
+/// the first round (the middle step nearest the centre) flagged; a set
+/// the first round left with at least [`FLAG_LOW_ROUND`] has the rest of
+/// the middle and the low round flagged too, in one pass. `row` is a byte
+/// a value, zero where nothing is flagged (see [`flag_rounds`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn flag_fixed_rounds<V: Value>(
+    g: Parts<V>,
+    n: usize,
+    splits: &[usize],
+    halves: Halves,
+    kept: Kept,
+    mut from: usize,
+    row: &mut [u8],
+    set: &mut [u64],
+    open: &mut Vec<u64>,
+) -> usize {
+    if from == 0 && members(set) >= FLAG_FIRST_ROUND {
+        flag_rounds(g, n, splits, halves, kept, 0..1, row, set, open);
+        from = 1;
+    }
+    if from == 1 && members(set) >= FLAG_LOW_ROUND {
+        flag_rounds(g, n, splits, halves, kept, 1..FIXED_ROUNDS, row, set, open);
+        from = FIXED_ROUNDS;
+    }
+    from
+}
+
+/// Flags rounds `rounds` of every split of heap `n` into `row` (a byte a
+/// value, a power of two wide enough for every XOR) and takes what they
+/// reached out of `set`, in one pass over the row for all of them (`open`
+/// is scratch). Every split pair is an option, so the row stays exact.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn flag_rounds<V: Value>(
+    g: Parts<V>,
+    n: usize,
+    splits: &[usize],
+    halves: Halves,
+    kept: Kept,
+    rounds: Range<usize>,
+    row: &mut [u8],
+    set: &mut [u64],
+    open: &mut Vec<u64>,
+) {
+    for c in rounds {
+        for &i in splits {
+            if let Some((m, a0, a1)) = round_pairs(n, i, halves, c, kept) {
+                seam_pieces(g, m, a0, a1, |lo, hi| {
+                    flag_pairs(row, lo, hi);
+                    false
+                });
+            }
+        }
+    }
+    // Values at or past the row's end have no pair to reach them.
+    let words = set.len().min(row.len() / 64);
+    if open.len() < words {
+        open.resize(words, 0);
+    }
+    unflagged_bits(&row[..words * 64], &mut open[..words]);
+    for (s, o) in set.iter_mut().zip(&open[..words]) {
+        *s &= o;
     }
 }
 
