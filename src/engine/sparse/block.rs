@@ -4,12 +4,18 @@
 //! A [`Chooser`] decides whether pipelining pays, by timing blocks both
 //! ways.
 //!
+//! Pipelined, the pairs with a partner in the block before (the band)
+//! are flagged when the block starts, by both threads a tile at a time:
+//! this thread from the front as its heaps reach each tile, the helper
+//! from the back before its other work.
+//!
 //! Invariant: a block's far flags only use values of heaps before the
-//! block (or, pipelined, before the block before it); the pairs with
-//! partners inside that band wait for their values and are flagged heap
-//! by heap.
+//! block (or, pipelined, before the block before it, then the band's);
+//! the pairs with partners inside the block wait for their values and
+//! are flagged heap by heap.
 
 use super::*;
+use std::sync::atomic::AtomicU64;
 
 /// Heaps per tile when the pipeline hands the next block's flags out a
 /// tile at a time (0.6, two threads: 128 was slower, the balance coarser).
@@ -162,56 +168,92 @@ impl Sparse {
             flag_block(&next_tiling, bits, lims, t * per_tile);
         };
         let checks = Checks::new(pre, &jobs, &splits, halves, self.kept, row);
+        // The rest of this block's far pairs: those with a partner in the
+        // block before (the heap by heap gather would cost each heap a pass
+        // over every rare heap below two blocks). They are on this thread's
+        // way to the heaps, so both threads flag them, a tile at a time:
+        // the helper before its other work, this thread up to the tile of
+        // the heap it is at.
+        let mut band_runs = std::mem::take(&mut self.runs);
+        let band = (made_ahead && known_end < n0).then(|| {
+            // Heap h's partner h − i − r lies at or after known_end only
+            // for r < h − known_end: the rest of the (sorted) list has no
+            // pair here, and skipping it saves a pass over every rare heap
+            // per tile.
+            let rare = &self.state.rare;
+            let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
+            let band = &rare[..reach];
+            far_runs(
+                pre,
+                known_end,
+                band,
+                &splits,
+                halves,
+                n0,
+                n0 + b,
+                false,
+                &mut band_runs,
+            );
+        });
+        let band = band.map(|()| Tiling {
+            runs: &band_runs,
+            h0: n0,
+            middle: false,
+            ..next_tiling
+        });
+        let band_tiles: Vec<Mutex<(&mut [u64], &mut [u32])>> =
+            flags.tiles(per_tile, w).map(Mutex::new).collect();
+        let band_done: Vec<AtomicBool> =
+            band_tiles.iter().map(|_| AtomicBool::new(false)).collect();
+        let band_ends = TwoEnds::new(band_tiles.len());
+        // Flags a band tile: this thread's from the front, the helper's
+        // from the back (so this thread seldom reaches a tile the helper
+        // is still on); false when none is left.
+        let claim_band = |front: bool| {
+            let Some(t) = band_ends.take(front) else {
+                return false;
+            };
+            // Done even if flagging panics: the panic then reaches the
+            // caller through the join, and no thread waits for the tile.
+            let _done = SetOnDrop(&band_done[t]);
+            if let Some(band) = &band {
+                let mut tile = band_tiles[t].lock().unwrap_or_else(|e| e.into_inner());
+                let (bits, lims) = &mut *tile;
+                flag_block(band, bits, lims, t * per_tile);
+            }
+            true
+        };
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
-            if made_ahead && known_end < n0 {
-                // While the helper works, this thread flags the rest of the
-                // far pairs: those with a partner in the block before (the
-                // heap by heap gather would cost each heap a pass over every
-                // rare heap below two blocks).
-                let (rare, splits, halves) = (&self.state.rare, &self.splits[..], self.halves);
-                // Heap h's partner h − i − r lies at or after known_end only
-                // for r < h − known_end: the rest of the (sorted) list has no
-                // pair here, and skipping it saves a pass over every rare
-                // heap per tile.
-                let reach = rare[..new_start].partition_point(|&r| r < n0 + b - known_end);
-                let band = &rare[..reach];
-                let runs = &mut self.runs;
-                far_runs(
-                    pre,
-                    known_end,
-                    band,
-                    splits,
-                    halves,
-                    n0,
-                    n0 + b,
-                    false,
-                    runs,
-                );
-                let band = Tiling {
-                    runs,
-                    h0: n0,
-                    middle: false,
-                    ..next_tiling
-                };
-                flag_block(&band, &mut flags.bits, &mut flags.lims, 0);
-            }
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
             let mut deferred = std::mem::take(&mut self.spare_pending);
             deferred.clear();
             let mut k = 0;
+            let mut tile = None;
             let result = loop {
                 if k == b {
                     break Ok(n0 + k);
                 }
+                let j = k / per_tile;
+                if k % per_tile == 0 {
+                    // This tile's rows, once flagged (by either thread).
+                    while !band_done[j].load(Ordering::Acquire) {
+                        if !claim_band(true) {
+                            std::hint::spin_loop();
+                        }
+                    }
+                    tile = Some(band_tiles[j].lock().unwrap_or_else(|e| e.into_inner()));
+                }
+                let (bits, lims) = &**tile.as_ref().expect("the tile of heap k");
+                let r = k - j * per_tile;
                 let (done, rest) = post.split_at_mut(k);
                 let parts = Parts { pre, post: done };
                 let v = self.sparse_value(
                     parts,
-                    &flags.bits[k * w..(k + 1) * w],
-                    flags.lims[k],
+                    &bits[r * w..(r + 1) * w],
+                    lims[r],
                     row,
                     mask,
                     new_start,
@@ -233,6 +275,7 @@ impl Sparse {
                     break Ok(n0 + k);
                 }
             };
+            drop(tile);
             self.pending = deferred;
             self.middle = 2 * self.middle_votes > b;
             let heaps = t.elapsed();
@@ -244,6 +287,7 @@ impl Sparse {
             Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
                 let other = || {
                     let t = Instant::now();
+                    while claim_band(false) {}
                     checks.run();
                     fill_tiles();
                     t.elapsed()
@@ -261,6 +305,8 @@ impl Sparse {
         let failed = checks.failure();
         self.spare_pending = jobs;
         drop(tiles);
+        drop(band_tiles);
+        self.runs = band_runs;
         self.helper = helper;
         self.ahead = next;
         self.next_runs = next_runs;
@@ -351,4 +397,87 @@ pub(super) fn seam_pieces<V: Value>(
         }
     }
     false
+}
+
+/// Sets its flag when dropped, on unwinding too.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// The indices `0..n`, each taken once, from the front or from the back.
+struct TwoEnds(AtomicU64);
+
+impl TwoEnds {
+    fn new(n: usize) -> TwoEnds {
+        let n = u32::try_from(n).expect("fewer than 2^32 tiles");
+        TwoEnds(AtomicU64::new(u64::from(n) << 32))
+    }
+
+    /// The front's or the back's next index, if any is left.
+    fn take(&self, front: bool) -> Option<usize> {
+        let mut now = self.0.load(Ordering::Acquire);
+        loop {
+            let (lo, hi) = (now as u32, (now >> 32) as u32);
+            if lo >= hi {
+                return None;
+            }
+            let (t, lo, hi) = if front {
+                (lo, lo + 1, hi)
+            } else {
+                (hi - 1, lo, hi - 1)
+            };
+            let next = u64::from(lo) | u64::from(hi) << 32;
+            match self
+                .0
+                .compare_exchange_weak(now, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return Some(t as usize),
+                Err(seen) => now = seen,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_ends_give_every_index_once_front_and_back() {
+        let ends = TwoEnds::new(5);
+        assert_eq!(ends.take(true), Some(0));
+        assert_eq!(ends.take(false), Some(4));
+        assert_eq!(ends.take(false), Some(3));
+        assert_eq!(ends.take(true), Some(1));
+        assert_eq!(ends.take(true), Some(2));
+        assert_eq!(ends.take(false), None);
+        assert_eq!(ends.take(true), None);
+        assert_eq!(TwoEnds::new(0).take(true), None);
+        // Two threads at once, one from each end: each index exactly once.
+        for n in [1, 2, 7, 1000] {
+            let ends = TwoEnds::new(n);
+            let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+            let take_all = |front: bool| {
+                let mut last = None;
+                while let Some(t) = ends.take(front) {
+                    // Each end moves one way only.
+                    assert!(last.is_none_or(|l| if front { t > l } else { t < l }));
+                    last = Some(t);
+                    hits[t].fetch_add(1, Ordering::Relaxed);
+                }
+            };
+            std::thread::scope(|s| {
+                s.spawn(|| take_all(false));
+                take_all(true);
+            });
+            assert!(
+                hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
+                "n = {n}"
+            );
+        }
+    }
 }

@@ -28,7 +28,7 @@ use octal_kernels::witness::strike_xors;
 use octal_kernels::Value;
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
