@@ -117,14 +117,8 @@ impl Helper {
                 }
             }
         }
-        let mut spins = 0u32;
-        while !taken_back && sh.done.load(Ordering::Acquire) < ticket {
-            spins += 1;
-            if spins < 1 << 12 {
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
+        if !taken_back {
+            wait_until(|| sh.done.load(Ordering::Acquire) >= ticket);
         }
         // SAFETY: the helper is done with the job and idle again.
         if let Some(p) = unsafe { (*sh.panic.get()).take() } {
@@ -158,6 +152,21 @@ pub fn run_slices(helper: Option<&mut Helper>, slices: usize, job: &(dyn Fn(usiz
     match helper {
         Some(h) => h.run_slices(slices, job),
         None => (0..slices).for_each(|s| job(s, 0)),
+    }
+}
+
+/// Waits until `done()` holds: spinning a while (the other thread is
+/// usually a few microseconds from it), then yielding the core (it may be
+/// waiting for this one, on a machine with fewer cores than threads).
+pub fn wait_until(done: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !done() {
+        spins += 1;
+        if spins < 1 << 12 {
+            std::hint::spin_loop();
+        } else {
+            thread::yield_now();
+        }
     }
 }
 

@@ -238,12 +238,14 @@ impl Sparse {
                 }
                 let j = k / per_tile;
                 if k % per_tile == 0 {
-                    // This tile's rows, once flagged (by either thread).
+                    // This tile's rows, once flagged: by this thread, or
+                    // by the helper when it has them (all tiles are taken).
                     while !band_done[j].load(Ordering::Acquire) {
                         if !claim_band(true) {
-                            std::hint::spin_loop();
+                            break;
                         }
                     }
+                    wait_until(|| band_done[j].load(Ordering::Acquire));
                     tile = Some(band_tiles[j].lock().unwrap_or_else(|e| e.into_inner()));
                 }
                 let (bits, lims) = &**tile.as_ref().expect("the tile of heap k");

@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use super::chooser::Chooser;
 use super::diagonal::Diagonals;
-use super::helper::Helper;
+use super::helper::{wait_until, Helper};
 use super::mask::{Histogram, Mask, MaskSpec};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
