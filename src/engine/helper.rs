@@ -10,7 +10,9 @@
 //! yielding its core) for a few milliseconds after each job, so the next
 //! one starts at once; only after a longer pause does it park. A job the
 //! helper has not started when the caller is free is taken back and run by
-//! the caller: a descheduled helper costs parallelism, never a wait.
+//! the caller: a descheduled helper costs parallelism, never a wait for
+//! the job's start (a caller that needs a piece of work the helper is in
+//! the middle of, as the sparse pipeline's band, waits for that piece).
 
 use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};

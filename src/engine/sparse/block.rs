@@ -5,9 +5,9 @@
 //! ways.
 //!
 //! Pipelined, the pairs with a partner in the block before (the band)
-//! are flagged when the block starts, by both threads a tile at a time:
-//! this thread from the front as its heaps reach each tile, the helper
-//! from the back before its other work.
+//! are flagged by both threads a tile of heaps at a time: this thread
+//! from the front, each tile as its heaps reach it, the helper from the
+//! back before its other work.
 //!
 //! Invariant: a block's far flags only use values of heaps before the
 //! block (or, pipelined, before the block before it, then the band's);
@@ -21,10 +21,9 @@ use std::sync::atomic::AtomicU64;
 /// tile at a time (0.6, two threads: 128 was slower, the balance coarser).
 pub(super) const CLAIM_HEAPS: usize = 64;
 /// Most heaps per block. The pairs of a rare heap with partners in the
-/// block itself (or, pipelined on two threads, in the block before) wait
-/// for their values and are flagged one heap at a time, at about twice the
-/// cost of the runs flagged for the whole block; their number grows with
-/// the block. 512 measured 6–10% faster than 4096 on 0.6 (one thread).
+/// block itself wait for their values and are flagged one heap at a time,
+/// at about twice the cost of the runs flagged for the whole block (or,
+/// pipelined, for the band); their number grows with the block. 512 measured 6–10% faster than 4096 on 0.6 (one thread).
 pub(super) const MAX_BLOCK: usize = 512;
 /// Least heaps per worker in the parallel phase.
 pub(super) const MIN_TASK: usize = 128;
@@ -89,9 +88,10 @@ impl Sparse {
         }
         self.middle_votes = 0;
         // Then heap by heap. With two threads, the other one meanwhile
-        // checks the witness scans the previous block deferred and flags
-        // the next block's pairs with partners before this block: both
-        // need only the values before this block.
+        // flags its share of the band, checks the witness scans the
+        // previous block deferred and flags the next block's pairs with
+        // partners before this block: all need only the values before
+        // this block.
         let (pre, post) = g.split_at_mut(n0);
         let pre: &[V] = pre;
         let timed = self.helper.is_some() && n0 >= self.spec_from;
@@ -278,6 +278,8 @@ impl Sparse {
                 }
             };
             drop(tile);
+            // A block cut short needs no more of the band.
+            band_ends.close();
             self.pending = deferred;
             self.middle = 2 * self.middle_votes > b;
             let heaps = t.elapsed();
@@ -286,7 +288,7 @@ impl Sparse {
             (result, heaps)
         };
         let (helped, (result, heaps)) = match &mut helper {
-            Some(helper) if !jobs.is_empty() || !tiles.is_empty() => {
+            Some(helper) if !jobs.is_empty() || !tiles.is_empty() || band.is_some() => {
                 let other = || {
                     let t = Instant::now();
                     while claim_band(false) {}
@@ -419,6 +421,11 @@ impl TwoEnds {
         TwoEnds(AtomicU64::new(u64::from(n) << 32))
     }
 
+    /// Takes the indices left, so that none is given out any more.
+    fn close(&self) {
+        self.0.store(0, Ordering::Release);
+    }
+
     /// The front's or the back's next index, if any is left.
     fn take(&self, front: bool) -> Option<usize> {
         let mut now = self.0.load(Ordering::Acquire);
@@ -459,27 +466,40 @@ mod tests {
         assert_eq!(ends.take(false), None);
         assert_eq!(ends.take(true), None);
         assert_eq!(TwoEnds::new(0).take(true), None);
-        // Two threads at once, one from each end: each index exactly once.
-        for n in [1, 2, 7, 1000] {
-            let ends = TwoEnds::new(n);
-            let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
-            let take_all = |front: bool| {
-                let mut last = None;
-                while let Some(t) = ends.take(front) {
-                    // Each end moves one way only.
-                    assert!(last.is_none_or(|l| if front { t > l } else { t < l }));
-                    last = Some(t);
-                    hits[t].fetch_add(1, Ordering::Relaxed);
-                }
-            };
-            std::thread::scope(|s| {
-                s.spawn(|| take_all(false));
-                take_all(true);
-            });
-            assert!(
-                hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
-                "n = {n}"
-            );
+        let closed = TwoEnds::new(9);
+        assert_eq!(closed.take(true), Some(0));
+        closed.close();
+        assert_eq!((closed.take(true), closed.take(false)), (None, None));
+        // Two threads at once, one from each end, started together: each
+        // index exactly once, and both ends reach the middle.
+        for (n, rounds) in [(1, 50), (2, 50), (7, 50), (100_000, 20)] {
+            for _ in 0..rounds {
+                let ends = TwoEnds::new(n);
+                let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
+                let start = std::sync::Barrier::new(2);
+                let take_all = |front: bool| {
+                    start.wait();
+                    let (mut last, mut taken) = (None, 0);
+                    while let Some(t) = ends.take(front) {
+                        // Each end moves one way only.
+                        assert!(last.is_none_or(|l| if front { t > l } else { t < l }));
+                        last = Some(t);
+                        taken += 1;
+                        hits[t].fetch_add(1, Ordering::Relaxed);
+                    }
+                    taken
+                };
+                let (back, front) = std::thread::scope(|s| {
+                    let back = s.spawn(|| take_all(false));
+                    let front = take_all(true);
+                    (back.join().unwrap(), front)
+                });
+                assert!(
+                    hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
+                    "n = {n}"
+                );
+                assert_eq!(back + front, n);
+            }
         }
     }
 }

@@ -180,11 +180,11 @@ impl<'a, V: Value> Checks<'a, V> {
             };
             let (splits, halves, kept) = (self.splits, self.halves, self.kept);
             // A scan deferred with a budget of 0 left its fixed rounds to
-            // this check: a large set has them flagged here, as the main
-            // thread would have, rather than struck a value at a time.
-            // (Smaller sets than FLAG_LOW_ROUND never are: no row for them.)
+            // this check: a large set has them flagged here, by the main
+            // thread's rule, rather than struck a value at a time (a row
+            // zeroed only for a set that is).
             let mut from = round;
-            if from < FIXED_ROUNDS && self.row > 64 && members(&set) >= FLAG_LOW_ROUND {
+            if self.row > 64 && flags_round(from, members(&set)) {
                 row.clear();
                 row.resize(self.row, 0);
                 from = flag_fixed_rounds(
@@ -300,11 +300,11 @@ mod tests {
 
     #[test]
     fn checks_deferred_after_the_first_round_flag_a_large_set_and_stay_exact() {
-        // A scan deferred with a budget of 0 after its first round was
-        // flagged: the check flags the other fixed rounds for a large set
-        // (at least FLAG_LOW_ROUND values, rows wider than 64), then
-        // strikes the rest. Passing sets must pass, and a set holding
-        // G(n), which no pair reaches, must give G(n).
+        // A scan deferred with a budget of 0 after the tiles flagged its
+        // first round (`middle`): the check flags the other fixed rounds
+        // for a large set (at least FLAG_LOW_ROUND values, rows wider than
+        // 64), then strikes the rest. Passing sets must pass, and a set
+        // holding G(n), which no pair reaches, must give G(n).
         let g = reference("0.6", 3000);
         assert!(row(&g) > 64);
         let mut good = Deferred::default();
@@ -342,6 +342,34 @@ mod tests {
         let mut jobs = Deferred::default();
         jobs.push(n, 1, &bits(&set));
         assert_eq!(run_checks(&g, &jobs), Some(Failure::Value(n, v)));
+    }
+
+    #[test]
+    fn checks_deferred_before_the_first_round_flag_a_large_set_and_stay_exact() {
+        // A scan deferred with a budget of 0 before any round: the check
+        // flags round 0, then the other fixed rounds, for a set of at
+        // least FLAG_FIRST_ROUND values. Every split pair is in some round.
+        let g = reference("0.6", 3000);
+        let mut good = Deferred::default();
+        for n in (2000..2999).step_by(5) {
+            let set = split_reached(&g, n);
+            if flags_round(0, set.len() as u32) {
+                good.push(n, 0, &bits(&set));
+            }
+        }
+        assert!(good.len() > 50, "{} large sets", good.len());
+        assert_eq!(run_checks(&g, &good), None);
+        let n1 = 2300;
+        let mut bad = Deferred::default();
+        for n in [2800, 2600, n1] {
+            let mut set = split_reached(&g, n);
+            assert!(flags_round(0, set.len() as u32), "heap {n}: a small set");
+            if n != 2800 {
+                set.push(g[n]);
+            }
+            bad.push(n, 0, &bits(&set));
+        }
+        assert_eq!(run_checks(&g, &bad), Some(Failure::Value(n1, g[n1])));
     }
 
     #[test]

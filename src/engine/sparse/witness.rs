@@ -22,7 +22,7 @@ pub(super) const MIDDLE_PAIRS: usize = 1024;
 pub(super) const MIDDLE_STEP: usize = 256;
 pub(super) const MIDDLE_ROUNDS: usize = MIDDLE_PAIRS / MIDDLE_STEP;
 /// Sets of at least this many values have the first round of their
-/// witness scan flagged rather than struck (see [`Sparse::sparse_value`]).
+/// witness scan flagged rather than struck (see [`flag_fixed_rounds`]).
 pub(super) const FLAG_FIRST_ROUND: u32 = 16;
 /// The pairs `(a, m − a)` with `a ≤ LOW_PAIRS` make the second round of
 /// a witness scan. Their first values are the start of the sequence, and
@@ -218,6 +218,16 @@ impl Sparse {
     }
 }
 
+/// Whether a set of `members` values whose scan is at round `from` has
+/// that round flagged rather than struck (see [`flag_fixed_rounds`]).
+pub(super) fn flags_round(from: usize, members: u32) -> bool {
+    match from {
+        0 => members >= FLAG_FIRST_ROUND,
+        1 => members >= FLAG_LOW_ROUND,
+        _ => false,
+    }
+}
+
 /// Takes the fixed rounds of a witness scan of heap `n` from round `from`
 /// that a set is large enough to have flagged rather than struck, and
 /// returns the round the strike goes on from. Striking values one at a
@@ -225,8 +235,9 @@ impl Sparse {
 /// costs a store each. A set of at least [`FLAG_FIRST_ROUND`] values has
 /// the first round (the middle step nearest the centre) flagged; a set
 /// the first round left with at least [`FLAG_LOW_ROUND`] has the rest of
-/// the middle and the low round flagged too, in one pass. `row` is a byte
-/// a value, zero where nothing is flagged (see [`flag_rounds`]).
+/// the middle and the low round flagged too, in one pass ([`flags_round`]
+/// says which). `row` is a byte a value, zero where nothing is flagged
+/// (see [`flag_rounds`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn flag_fixed_rounds<V: Value>(
     g: Parts<V>,
@@ -239,13 +250,10 @@ pub(super) fn flag_fixed_rounds<V: Value>(
     set: &mut [u64],
     open: &mut Vec<u64>,
 ) -> usize {
-    if from == 0 && members(set) >= FLAG_FIRST_ROUND {
-        flag_rounds(g, n, splits, halves, kept, 0..1, row, set, open);
-        from = 1;
-    }
-    if from == 1 && members(set) >= FLAG_LOW_ROUND {
-        flag_rounds(g, n, splits, halves, kept, 1..FIXED_ROUNDS, row, set, open);
-        from = FIXED_ROUNDS;
+    while flags_round(from, members(set)) {
+        let to = if from == 0 { 1 } else { FIXED_ROUNDS };
+        flag_rounds(g, n, splits, halves, kept, from..to, row, set, open);
+        from = to;
     }
     from
 }
@@ -255,7 +263,7 @@ pub(super) fn flag_fixed_rounds<V: Value>(
 /// reached out of `set`, in one pass over the row for all of them (`open`
 /// is scratch). Every split pair is an option, so the row stays exact.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn flag_rounds<V: Value>(
+fn flag_rounds<V: Value>(
     g: Parts<V>,
     n: usize,
     splits: &[usize],
