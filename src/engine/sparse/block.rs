@@ -155,18 +155,8 @@ impl Sparse {
             i0: self.i0,
             candidates: self.candidates,
         };
-        let tiles: Vec<Mutex<(&mut [u64], &mut [u32])>> = match &mut next {
-            Some(a) => a.flags.tiles(per_tile, w).map(Mutex::new).collect(),
-            None => Vec::new(),
-        };
-        let claimed = AtomicUsize::new(0);
-        let fill_tiles = || loop {
-            let t = claimed.fetch_add(1, Ordering::Relaxed);
-            let Some(tile) = tiles.get(t) else { break };
-            let mut tile = tile.lock().unwrap_or_else(|e| e.into_inner());
-            let (bits, lims) = &mut *tile;
-            flag_block(&next_tiling, bits, lims, t * per_tile);
-        };
+        let tiles = Claims::new(next.as_mut().map(|a| a.flags.tiles(per_tile, w)));
+        let fill_tiles = || while tiles.claim(true, Some(&next_tiling), per_tile) {};
         let checks = Checks::new(pre, &jobs, &splits, halves, self.kept, row);
         // The rest of this block's far pairs: those with a partner in the
         // block before (the heap by heap gather would cost each heap a pass
@@ -175,7 +165,7 @@ impl Sparse {
         // the helper before its other work, this thread up to the tile of
         // the heap it is at.
         let mut band_runs = std::mem::take(&mut self.runs);
-        let band = (made_ahead && known_end < n0).then(|| {
+        let band = if made_ahead && known_end < n0 {
             // Heap h's partner h − i − r lies at or after known_end only
             // for r < h − known_end: the rest of the (sorted) list has no
             // pair here, and skipping it saves a pass over every rare heap
@@ -194,35 +184,20 @@ impl Sparse {
                 false,
                 &mut band_runs,
             );
-        });
-        let band = band.map(|()| Tiling {
-            runs: &band_runs,
-            h0: n0,
-            middle: false,
-            ..next_tiling
-        });
-        let band_tiles: Vec<Mutex<(&mut [u64], &mut [u32])>> =
-            flags.tiles(per_tile, w).map(Mutex::new).collect();
-        let band_done: Vec<AtomicBool> =
-            band_tiles.iter().map(|_| AtomicBool::new(false)).collect();
-        let band_ends = TwoEnds::new(band_tiles.len());
-        // Flags a band tile: this thread's from the front, the helper's
-        // from the back (so this thread seldom reaches a tile the helper
-        // is still on); false when none is left.
-        let claim_band = |front: bool| {
-            let Some(t) = band_ends.take(front) else {
-                return false;
-            };
-            // Done even if flagging panics: the panic then reaches the
-            // caller through the join, and no thread waits for the tile.
-            let _done = SetOnDrop(&band_done[t]);
-            if let Some(band) = &band {
-                let mut tile = band_tiles[t].lock().unwrap_or_else(|e| e.into_inner());
-                let (bits, lims) = &mut *tile;
-                flag_block(band, bits, lims, t * per_tile);
-            }
-            true
+            Some(Tiling {
+                runs: &band_runs,
+                h0: n0,
+                middle: false,
+                ..next_tiling
+            })
+        } else {
+            None
         };
+        // This thread takes the band's tiles from the front, the helper
+        // from the back, so this thread seldom reaches a tile the helper is
+        // still on. Without a band the tiles are taken as they are.
+        let band_tiles = Claims::new(Some(flags.tiles(per_tile, w)));
+        let claim_band = |front: bool| band_tiles.claim(front, band.as_ref(), per_tile);
         let mut helper = self.helper.take();
         let mut sequential = || {
             let t = Instant::now();
@@ -240,13 +215,13 @@ impl Sparse {
                 if k % per_tile == 0 {
                     // This tile's rows, once flagged: by this thread, or
                     // by the helper when it has them (all tiles are taken).
-                    while !band_done[j].load(Ordering::Acquire) {
+                    while !band_tiles.done(j) {
                         if !claim_band(true) {
                             break;
                         }
                     }
-                    wait_until(|| band_done[j].load(Ordering::Acquire));
-                    tile = Some(band_tiles[j].lock().unwrap_or_else(|e| e.into_inner()));
+                    wait_until(|| band_tiles.done(j));
+                    tile = Some(band_tiles.lock(j));
                 }
                 let (bits, lims) = &**tile.as_ref().expect("the tile of heap k");
                 let r = k - j * per_tile;
@@ -279,7 +254,7 @@ impl Sparse {
             };
             drop(tile);
             // A block cut short needs no more of the band.
-            band_ends.close();
+            band_tiles.close();
             self.pending = deferred;
             self.middle = 2 * self.middle_votes > b;
             let heaps = t.elapsed();
@@ -409,6 +384,61 @@ struct SetOnDrop<'a>(&'a AtomicBool);
 impl Drop for SetOnDrop<'_> {
     fn drop(&mut self) {
         self.0.store(true, Ordering::Release);
+    }
+}
+
+/// A block's flag rows in tiles, each flagged once (by [`flag_block`]) by
+/// whichever thread takes it, from the front or the back ([`TwoEnds`]).
+struct Claims<'a> {
+    tiles: Vec<Mutex<(&'a mut [u64], &'a mut [u32])>>,
+    done: Vec<AtomicBool>,
+    ends: TwoEnds,
+}
+
+impl<'a> Claims<'a> {
+    /// The tiles of `rows`, none if `None`.
+    fn new(rows: Option<impl Iterator<Item = (&'a mut [u64], &'a mut [u32])>>) -> Claims<'a> {
+        let tiles: Vec<_> = rows.into_iter().flatten().map(Mutex::new).collect();
+        let done = tiles.iter().map(|_| AtomicBool::new(false)).collect();
+        let ends = TwoEnds::new(tiles.len());
+        Claims { tiles, done, ends }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// Takes the next tile from the front or the back and flags it with
+    /// `tiling` (of `per_tile` heaps a tile; `None`: nothing to flag, the
+    /// tile is only marked done); false when none is left.
+    fn claim<V: Value>(&self, front: bool, tiling: Option<&Tiling<V>>, per_tile: usize) -> bool {
+        let Some(t) = self.ends.take(front) else {
+            return false;
+        };
+        // Done even if flagging panics: the panic then reaches the caller
+        // through the join, and no thread waits for the tile.
+        let _done = SetOnDrop(&self.done[t]);
+        if let Some(tiling) = tiling {
+            let mut tile = self.lock(t);
+            let (bits, lims) = &mut *tile;
+            flag_block(tiling, bits, lims, t * per_tile);
+        }
+        true
+    }
+
+    /// Whether tile `t` is flagged.
+    fn done(&self, t: usize) -> bool {
+        self.done[t].load(Ordering::Acquire)
+    }
+
+    /// Tile `t`'s rows and limits.
+    fn lock(&self, t: usize) -> std::sync::MutexGuard<'_, (&'a mut [u64], &'a mut [u32])> {
+        self.tiles[t].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Gives out no more tiles.
+    fn close(&self) {
+        self.ends.close();
     }
 }
 
