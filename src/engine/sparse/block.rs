@@ -204,7 +204,7 @@ impl Sparse {
             self.cursors.clear();
             self.cursors.resize(self.splits.len(), 0);
             let mut deferred = std::mem::take(&mut self.spare_pending);
-            deferred.clear();
+            deferred.reuse();
             let mut k = 0;
             let mut tile = None;
             let result = loop {

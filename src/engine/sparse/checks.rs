@@ -99,6 +99,22 @@ impl Deferred {
         self.scans.clear();
         self.words.clear();
     }
+
+    /// Empties the lists for this thread to fill again, after writing over
+    /// what they held. The other thread read them (they were the jobs of
+    /// the block before), so their cache lines are shared with its core:
+    /// refilled a store at a time, each line taken back stalled this
+    /// thread for a round trip between the cores, while one pass of stores
+    /// over them takes the lines back together. On the AMD EPYC guest in
+    /// the spells when its two cores were ~370 ns apart (a round trip
+    /// between two threads; ~85 ns otherwise), the main thread's own work
+    /// per heap of `.16` (avx2, two threads) was 2.5× its usual, and 1.1×
+    /// with this pass.
+    pub(super) fn reuse(&mut self) {
+        self.scans.fill((0, 0, 0..0));
+        self.words.fill(0);
+        self.clear();
+    }
 }
 
 /// How a deferred check failed: the heap and its true value, or (in a
@@ -236,6 +252,22 @@ mod tests {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    #[test]
+    fn a_reused_list_keeps_only_what_is_pushed_after() {
+        let mut d = Deferred::default();
+        d.push(10, 1, &[0b1011, 7]);
+        d.push(11, 0, &[5]);
+        let capacity = (d.scans.capacity(), d.words.capacity());
+        d.reuse();
+        assert!(d.is_empty() && d.words.is_empty());
+        // The same buffers, refilled from the start.
+        assert_eq!((d.scans.capacity(), d.words.capacity()), capacity);
+        d.push(12, 2, &[9]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d.get(0), Some((12, 2, &[9u64][..])));
+        assert_eq!(d.get(1), None);
     }
 
     fn bits(values: &[u32]) -> Vec<u64> {
