@@ -47,8 +47,11 @@ else
     cargo install ogsolve --root "$tmp" --quiet >&2
     ogsolve="$tmp/bin/ogsolve"
 fi
-cargo build --release --quiet
+cargo build --release --quiet --bin octal --example core_latency
 octal=target/release/octal
+# The round trip between two threads, in ns: two threads gain less while
+# the machine's two cores are far apart (see examples/core_latency.rs).
+round_trip() { target/release/examples/core_latency; }
 if ((${#isas[@]} == 0)); then
     isas=("$("$octal" run 0.6 --to 10 --no-store --json --quiet | sed -n 's/.*"isa":"\([a-z0-9]*\)".*/\1/p')")
 fi
@@ -113,8 +116,8 @@ games=(
 flags=$(grep -m1 -oE '^(flags|Features)\s*:.*' /proc/cpuinfo | tr ' ' '\n' |
     grep -xE 'popcnt|bmi1|avx2|avx512f|avx512bw|avx512vbmi|avx512_vbmi2|avx512_bitalg|asimd|neon' | tr '\n' ' ' || true)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(uname -m); SIMD: ${flags:-none}"
-printf '%-10s %10s %-7s %10s %-7s %12s %12s %8s %8s %8s %s\n' game values method ogsolve_s isa \
-    octal_1t_s octal_2t_s ratio_1t 2t/1t ratio_2t agree
+printf '%-10s %10s %-7s %10s %-7s %12s %12s %8s %8s %8s %-9s %s\n' game values method ogsolve_s isa \
+    octal_1t_s octal_2t_s ratio_1t 2t/1t ratio_2t rt_ns agree
 fail=0
 for row in "${games[@]}"; do
     read -r game size methods <<<"$row"
@@ -129,6 +132,7 @@ for row in "${games[@]}"; do
     # values must agree.
     agree=yes ot=""
     declare -A t1=() t2=()
+    rt0=$(round_trip)
     for ((r = 0; r < repeat; r++)); do
         read -r a ov op < <(run_ogsolve "$game" $((n - 1)) "$method")
         ot=$(least "$ot" "$a")
@@ -147,12 +151,14 @@ for row in "${games[@]}"; do
             echo "$line" >&2
         fi
     done
+    rt="$rt0/$(round_trip)"
     for isa in "${isas[@]}"; do
-        printf '%-10s %10s %-7s %10.2f %-7s %12.2f %12.2f %7.1fx %7.2fx %7.1fx %s\n' "$game" "$n" "$method" \
+        printf '%-10s %10s %-7s %10.2f %-7s %12.2f %12.2f %7.1fx %7.2fx %7.1fx %-9s %s\n' "$game" "$n" "$method" \
             "$ot" "$isa" "${t1[$isa]}" "${t2[$isa]}" "$(echo "$ot / ${t1[$isa]}" | bc -l)" \
-            "$(echo "${t1[$isa]} / ${t2[$isa]}" | bc -l)" "$(echo "$ot / ${t2[$isa]}" | bc -l)" "$agree"
+            "$(echo "${t1[$isa]} / ${t2[$isa]}" | bc -l)" "$(echo "$ot / ${t2[$isa]}" | bc -l)" "$rt" "$agree"
     done
     unset t1 t2
 done
-echo "least of $repeat round(s); ratio_1t = ogsolve / octal on 1 thread, ratio_2t on 2 threads"
+echo "least of $repeat round(s); ratio_1t = ogsolve / octal on 1 thread, ratio_2t on 2 threads;"
+echo "rt_ns = round trip between two threads before/after the game's runs (two threads gain less when it is high)"
 exit $fail
