@@ -23,7 +23,8 @@ pub(super) const CLAIM_HEAPS: usize = 64;
 /// Most heaps per block. The pairs of a rare heap with partners in the
 /// block itself wait for their values and are flagged one heap at a time,
 /// at about twice the cost of the runs flagged for the whole block (or,
-/// pipelined, for the band); their number grows with the block. 512 measured 6–10% faster than 4096 on 0.6 (one thread).
+/// pipelined, for the band); their number grows with the block. 512
+/// measured 6–10% faster than 4096 on 0.6 (one thread).
 pub(super) const MAX_BLOCK: usize = 512;
 /// Least heaps per worker in the parallel phase.
 pub(super) const MIN_TASK: usize = 128;
