@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use octal::code::Code;
 use octal::engine::{compute, EngineKind, MaskSpec};
-use octal_kernels::diagonal::or_pair_xors_on;
+use octal_kernels::diagonal::{or_pair_xors_on, pairs_hit_on};
 use octal_kernels::isa::{self, Isa};
 use octal_kernels::mex::{first_unflagged_on, unflagged_bits_on};
 use octal_kernels::pairs::flag_pairs_on;
@@ -186,6 +186,19 @@ fn kernels(c: &mut Criterion) {
                 bits.fill(0);
                 or_pair_xors_on(isa, &mut bits, black_box(lo), black_box(hi), &mut bytes)
             })
+        });
+    }
+    g.finish();
+
+    // The same diagonal compared with four candidates (none present, so
+    // every pair is compared with all four, as for a heap's mex).
+    let mut g = c.benchmark_group(format!("pairs_hit ({top} pairs, 4 candidates)"));
+    g.throughput(Throughput::Elements(top as u64));
+    let cands = [65_535, 65_534, 65_533, 65_532];
+    let partners: Vec<u16> = hi.iter().rev().copied().collect();
+    for isa in paths() {
+        g.bench_function(BenchmarkId::from_parameter(isa), |b| {
+            b.iter(|| pairs_hit_on(isa, black_box(lo), black_box(&partners), &cands))
         });
     }
     g.finish();

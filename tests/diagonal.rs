@@ -101,6 +101,58 @@ fn long_games_match_reference() {
     }
 }
 
+/// Games of one split distance with the mex taken by candidates from
+/// short diagonals on (so that the dense part, the circle and the helper's
+/// share of the next diagonal all run), against the reference.
+#[test]
+fn candidates_match_reference() {
+    let games: Vec<(Code, usize)> = vec![
+        (Code::cookie_cutter(6), 30_000),
+        (Code::cookie_cutter(4), 20_000),
+        ("0.333337u".parse().unwrap(), 20_000),
+        ("0.16".parse().unwrap(), 20_000),
+        ("0.07".parse().unwrap(), 20_000),
+        // Split distance 0: the next diagonal is not known ahead.
+        ("grundy".parse().unwrap(), 20_000),
+    ];
+    for (code, n) in games {
+        let want = reference(&code, n);
+        for threads in [1, 2] {
+            for pairs in [1, 700, 5000] {
+                let mut e = diagonal(&code, threads, 4096);
+                e.force_candidates(pairs);
+                let got = compute(&mut e, n);
+                assert_eq!(
+                    first_difference(&want, &got),
+                    None,
+                    "{code}, {threads} threads, from {pairs} pairs"
+                );
+            }
+        }
+    }
+    // Pieces and a jump back: the next diagonal's prepared dense part
+    // must not outlive the values it was made from.
+    let code = Code::cookie_cutter(6);
+    let n = 12_000;
+    let want = reference(&code, n);
+    let mut e = diagonal(&code, 2, 4096);
+    e.force_candidates(100);
+    let mut g = vec![0u16; n];
+    let mut done = 0;
+    for end in [1, 7, 3000, 3001, 9000, n] {
+        e.extend_u16(&mut g[..end], done).unwrap();
+        done = end;
+    }
+    assert!(g.iter().map(|&v| v as u32).eq(want.iter().copied()));
+    g[5000..].fill(0);
+    e.extend_u16(&mut g, 5000).unwrap();
+    assert!(g.iter().map(|&v| v as u32).eq(want.iter().copied()));
+    let mut g32 = want.clone();
+    g32[8000..].fill(0);
+    e.extend_u32(&mut g32, 8000).unwrap();
+    assert_eq!(g32, want);
+}
+
 #[test]
 fn pieces_and_prefixes_give_the_same_values() {
     let code = Code::cookie_cutter(6);

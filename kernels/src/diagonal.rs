@@ -7,7 +7,7 @@
 //! operations rather than a store.
 
 #[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::avx512;
+use crate::arch::x86_64::{avx2, avx512};
 use crate::isa::{self, Isa};
 use crate::Value;
 
@@ -16,6 +16,18 @@ use crate::Value;
 /// 16384 values the tables spill, and are still about 2× faster than
 /// byte rows (measured on the 10^5 values of 0.333337).
 pub const REGISTER_SET_MAX: usize = 16384;
+
+/// Whether [`or_pair_xors`] on the current path keeps long diagonals' sets
+/// in registers (AVX-512 with VBMI), where a pair costs a few vector
+/// operations; elsewhere it stores a byte a pair, and a caller that needs
+/// only the mex does better with [`pairs_hit`].
+pub fn sets_in_registers() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa::current() == Isa::Avx512 && isa::features().avx512_vbmi {
+        return true;
+    }
+    false
+}
 
 /// For every `k < lo.len()`: sets bit `lo[k] ⊕ hi[hi.len() − 1 − k]` of
 /// `bits` (bit `v` is bit `v % 64` of `bits[v / 64]`).
@@ -112,6 +124,110 @@ pub fn or_pair_xors_reference<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V]) {
         bits[v / 64] |= 1 << (v % 64);
     }
 }
+/// How many candidates [`pairs_hit`] compares each pair's XOR with.
+pub const HIT_CANDIDATES: usize = 4;
+
+/// Bit `j` of the result set when `lo[k] ⊕ partners[k] == cands[j]` for
+/// some `k`: whether a few values occur among a stretch of a diagonal's
+/// splits, given with each split's partner in the same place (the
+/// diagonal's values read backwards, from a reversed copy).
+///
+/// The other half of the diagonal method's mex without the whole set: a
+/// heap's mex is decided by its least missing values, so once part of a
+/// diagonal has been flagged, the rest need only be compared with the
+/// least values still unseen, a compare a pair and no store (see the
+/// engine's `candidates` module). `lo` and `partners` have one length.
+/// AVX2 compares 32 XORs a step; the portable path 16 a step in the
+/// baseline vectors (SSE2, NEON) the compiler makes of its loop.
+pub fn pairs_hit<V: Value>(lo: &[V], partners: &[V], cands: &[u32; HIT_CANDIDATES]) -> u32 {
+    pairs_hit_on(isa::current(), lo, partners, cands)
+}
+
+/// [`pairs_hit`] on the path `isa` (which the host must have).
+pub fn pairs_hit_on<V: Value>(
+    isa: Isa,
+    lo: &[V],
+    partners: &[V],
+    cands: &[u32; HIT_CANDIDATES],
+) -> u32 {
+    isa::assert_on_host(isa);
+    assert_eq!(
+        lo.len(),
+        partners.len(),
+        "pairs_hit: runs of different lengths"
+    );
+    let Some((lo, partners)) = crate::as_u16(lo, partners) else {
+        return pairs_hit_reference(lo, partners, cands);
+    };
+    // A candidate above u16 is no XOR of u16 values: compared as its low
+    // bits, then its bit cleared.
+    let fits = cands
+        .iter()
+        .enumerate()
+        .fold(0, |m, (j, &c)| m | u32::from(c <= 0xffff) << j);
+    let c16 = cands.map(|c| c as u16);
+    let hit = match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the host has isa, so the avx2 features (which
+        // Features::avx512 implies); the lengths are equal (checked above).
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::diagonal::pairs_hit_u16(lo, partners, &c16) },
+        _ => pairs_hit_portable(lo, partners, &c16),
+    };
+    hit & fits
+}
+
+/// The portable path of [`pairs_hit`]: 16 pairs a step (two baseline
+/// vectors; 32 measured 1.9× slower on SSE2, the accumulators no longer
+/// fitting in its 16 registers), each compared with every candidate into
+/// mask lanes, reduced once at the end.
+fn pairs_hit_portable(lo: &[u16], partners: &[u16], cands: &[u16; HIT_CANDIDATES]) -> u32 {
+    const STEP: usize = 16;
+    let mut acc = [[0u16; STEP]; HIT_CANDIDATES];
+    let mut a = lo.chunks_exact(STEP);
+    let mut b = partners.chunks_exact(STEP);
+    for (a, b) in (&mut a).zip(&mut b) {
+        let x: [u16; STEP] = std::array::from_fn(|j| a[j] ^ b[j]);
+        for (acc, &c) in acc.iter_mut().zip(cands) {
+            for (l, &v) in acc.iter_mut().zip(&x) {
+                *l |= if v == c { !0 } else { 0 };
+            }
+        }
+    }
+    let mut hit = 0;
+    for (j, acc) in acc.iter().enumerate() {
+        hit |= u32::from(acc.iter().any(|&l| l != 0)) << j;
+    }
+    for (x, y) in a.remainder().iter().zip(b.remainder()) {
+        for (j, &c) in cands.iter().enumerate() {
+            hit |= u32::from(x ^ y == c) << j;
+        }
+    }
+    hit
+}
+
+/// Reference twin of [`pairs_hit`].
+pub fn pairs_hit_reference<V: Value>(
+    lo: &[V],
+    partners: &[V],
+    cands: &[u32; HIT_CANDIDATES],
+) -> u32 {
+    assert_eq!(
+        lo.len(),
+        partners.len(),
+        "pairs_hit: runs of different lengths"
+    );
+    let mut hit = 0;
+    for (a, b) in lo.iter().zip(partners) {
+        let x = a.get() ^ b.get();
+        for (j, &c) in cands.iter().enumerate() {
+            if x == c {
+                hit |= 1 << j;
+            }
+        }
+    }
+    hit
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +288,66 @@ mod tests {
             // The same run with an unrelated tail: lengths not a multiple of 32.
             let cut = len - len % 7;
             check_or_pair_xors(bound, &g[..cut], &g[len..len + cut], 0);
+        }
+    }
+
+    /// Every path against the twin, at both widths: candidates taken from
+    /// the XORs present (hits), from values absent and above u16 (misses).
+    fn check_pairs_hit(lo: &[u16], hi: &[u16], cands: [u32; HIT_CANDIDATES]) {
+        let want = pairs_hit_reference(lo, hi, &cands);
+        let lo32: Vec<u32> = lo.iter().map(|&x| x as u32).collect();
+        let hi32: Vec<u32> = hi.iter().map(|&x| x as u32).collect();
+        for isa in isa::available() {
+            assert_eq!(
+                pairs_hit_on(isa, lo, hi, &cands),
+                want,
+                "{isa}, {} pairs, {cands:?}",
+                lo.len()
+            );
+            assert_eq!(pairs_hit_on(isa, &lo32, &hi32, &cands), want, "{isa}, u32");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn pairs_hit_matches_scalar(
+            len in 0usize..3000,
+            seed in any::<u64>(),
+            common in 1u32..300,
+            picks in proptest::array::uniform4(any::<u32>()),
+        ) {
+            let g = skewed(seed, 2 * len, 1 << 13, common);
+            let (lo, hi) = (&g[..len], &g[len..]);
+            // Each candidate: a pair's XOR (a hit), a value at most 2^13
+            // (a hit or a miss), or one above u16 whose low bits may match.
+            let cands = picks.map(|p| match p % 3 {
+                0 if len > 0 => {
+                    let k = (p as usize / 3) % len;
+                    (lo[k] ^ hi[k]) as u32
+                }
+                1 => (p / 3) % (1 << 13),
+                _ => 0x10000 | ((p / 3) % (1 << 13)),
+            });
+            check_pairs_hit(lo, hi, cands);
+        }
+    }
+
+    #[test]
+    fn pairs_hit_finds_a_single_pair_anywhere() {
+        // One pair XORs to 7, all others to 0: every position, every slot.
+        for len in [1usize, 31, 32, 33, 64, 95, 1000] {
+            for k in 0..len {
+                let lo = vec![5u16; len];
+                let mut hi = vec![5u16; len];
+                hi[k] = 2;
+                let mut cands = [1u32, 3, 0x10007, 9];
+                for slot in 0..HIT_CANDIDATES {
+                    cands[slot] = 7;
+                    assert_eq!(pairs_hit_reference(&lo, &hi, &cands) >> slot & 1, 1);
+                    check_pairs_hit(&lo, &hi, cands);
+                    cands[slot] = 11 + slot as u32;
+                }
+            }
         }
     }
 

@@ -27,11 +27,13 @@
 //! s ≈ 280000; the copy costs a store per value).
 
 use std::any::Any;
+use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
-use octal_kernels::diagonal::or_pair_xors;
+use octal_kernels::diagonal::{or_pair_xors, sets_in_registers};
 use octal_kernels::Value;
 
+use super::candidates;
 use super::chooser::Chooser;
 use super::helper::{run_slices, Helper};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
@@ -51,6 +53,9 @@ const EPOCH: u32 = 512;
 /// Most diagonals computed at once by the two threads (when that many are
 /// known: a game whose least split distance is a can have a + 1).
 const BATCH: usize = 8;
+/// Pairs from which a game of one split distance may take the mex by
+/// candidates ([`candidates`]) instead of the whole set.
+const CANDIDATE_PAIRS: usize = 1 << 14;
 
 /// Cached diagonal sets of one game; see the module documentation.
 pub struct Diagonals {
@@ -81,6 +86,25 @@ pub struct Diagonals {
     parallel_pairs: usize,
     /// The helper's copy of the values (a `Vec<V>`), made on first use.
     copy: Option<Box<dyn Any + Send>>,
+    /// One split distance and sets not held in registers: long diagonals
+    /// may take the mex by candidates, whichever of that and the whole set
+    /// `by_candidates` measures cheaper per pair.
+    candidates: bool,
+    by_candidates: Chooser,
+    /// Diagonals of at least this many pairs may take the candidates.
+    candidate_pairs: usize,
+    /// Candidates whenever the game allows (tests).
+    forced: bool,
+    one_split: bool,
+    /// The dense parts of diagonals (see [`candidates`]): `seen[0]` holds
+    /// that of D(s) when `seen_s` is `s`; `seen[1]` and `seen[2]` are the
+    /// helper's and this thread's shares of the next one's, made in their
+    /// own byte rows (`rows[1]` and `rows[0]`).
+    rows: [Vec<u8>; 2],
+    seen: [Vec<u64>; 3],
+    seen_s: Option<usize>,
+    /// The values backwards (a [`Reversed`]), for the candidates' scans.
+    reversed: Option<Box<dyn Any + Send>>,
 }
 
 #[derive(Default, Clone)]
@@ -110,6 +134,7 @@ impl Diagonals {
             (Some(&a), Some(&b)) => b - a + BATCH,
             _ => 1,
         };
+        let one_split = take_split.len() == 1;
         Some(Diagonals {
             take_all,
             take_leave_one,
@@ -126,6 +151,15 @@ impl Diagonals {
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
             copy: None,
+            candidates: one_split && !sets_in_registers(),
+            by_candidates: Chooser::new(TRIAL, EPOCH),
+            candidate_pairs: CANDIDATE_PAIRS,
+            forced: false,
+            one_split,
+            rows: [Vec::new(), Vec::new()],
+            seen: [Vec::new(), Vec::new(), Vec::new()],
+            seen_s: None,
+            reversed: None,
         })
     }
 
@@ -133,6 +167,16 @@ impl Diagonals {
     /// default is measured; tests lower it to reach the split path).
     pub fn set_parallel_pairs(&mut self, pairs: usize) {
         self.parallel_pairs = pairs.max(2);
+    }
+
+    /// Takes the mex by candidates for every diagonal of at least `pairs`
+    /// pairs, on any path, whenever the game has one split distance (the
+    /// default chooses by measured cost, and keeps the whole set where it
+    /// is held in registers; tests use this to reach the candidates).
+    pub fn force_candidates(&mut self, pairs: usize) {
+        self.candidate_pairs = pairs.max(1);
+        self.forced = true;
+        self.candidates = self.one_split;
     }
 
     /// True when this method beats the witness search of [`super::Sparse`]
@@ -151,6 +195,8 @@ impl Diagonals {
         }
         self.words = 1;
         self.copy = None;
+        self.seen_s = None;
+        self.reversed = None;
     }
 
     /// The helper's copy of `g`, brought up to date: the values it holds
@@ -208,6 +254,31 @@ impl Diagonals {
                 union[v / 64] |= 1 << (v % 64);
             }
         }
+        if self.candidates && n >= self.splits[0] + 2 {
+            let s = n - self.splits[0];
+            let top = self.top(s);
+            if top >= self.candidate_pairs {
+                let started = Instant::now();
+                let v = if self.forced || self.by_candidates.on() {
+                    self.by_candidates(g, s, &union)
+                } else {
+                    None
+                };
+                let v = v.unwrap_or_else(|| {
+                    let k = s % self.ring.len();
+                    if self.ring[k].s != Some(s) {
+                        self.compute(g, s, k);
+                    }
+                    for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
+                        *u |= b;
+                    }
+                    mex_of(&union)
+                });
+                self.by_candidates.record(started.elapsed(), top);
+                self.union = union;
+                return v;
+            }
+        }
         for j in 0..self.splits.len() {
             let t = self.splits[j];
             if n >= t + 2 {
@@ -221,12 +292,69 @@ impl Diagonals {
                 }
             }
         }
-        let v = union
-            .iter()
-            .position(|&w| w != u64::MAX)
-            .map_or(64 * words, |j| 64 * j + union[j].trailing_ones() as usize);
+        let v = mex_of(&union);
         self.union = union;
-        v as u32
+        v
+    }
+
+    /// G(n) for the heap whose one split distance gives D(s), by
+    /// candidates: `known` holds its other options. With two threads the
+    /// helper flags the dense part of D(s + 1) meanwhile. `None` when the
+    /// values are too wide for a row (the whole set then serves).
+    fn by_candidates<V: Value>(&mut self, g: &[V], s: usize, known: &[u64]) -> Option<u32> {
+        let limit = 64 * self.words;
+        if limit > 1 << 16 {
+            return None;
+        }
+        let (top, t1) = (self.top(s), self.top(s + 1));
+        let (lo, hi) = (&g[1..top + 1], &g[s - top..s]);
+        let partners = Reversed::of(&mut self.reversed, g).partners(s, top);
+        let [row, row1] = &mut self.rows;
+        let [seen, seen1, seen2] = &mut self.seen;
+        for set in [&mut *seen, &mut *seen1, &mut *seen2] {
+            set.resize(self.words, 0);
+        }
+        row.resize(limit, 0);
+        row1.resize(limit, 0);
+        if self.seen_s != Some(s) {
+            candidates::dense(seen, row, lo, hi);
+        }
+        // D(s + 1) needs G(1), …, G(s): known unless the split distance is
+        // 0 (Grundy's game), whose next diagonal needs this heap's value.
+        let ahead = self.parallel && s < g.len();
+        if ahead && self.helper.is_none() {
+            self.helper = Helper::new();
+        }
+        let Some(helper) = self.helper.as_mut().filter(|_| ahead) else {
+            self.seen_s = None;
+            self.computed += 1;
+            return Some(candidates::mex(seen, known, lo, partners, limit));
+        };
+        // The helper flags D(s + 1)'s dense part; this thread, its mex
+        // done, takes the segments still unclaimed. Each thread in its own
+        // row and set.
+        let copy = Self::copy_of(&mut self.copy, g);
+        let claim = AtomicUsize::new(0);
+        seen1.fill(0);
+        seen2.fill(0);
+        let ((), v) = helper.join(
+            || {
+                let (lo1, hi1) = (&copy[1..t1 + 1], &copy[s + 1 - t1..s + 1]);
+                candidates::dense_claimed(seen1, row1, lo1, hi1, &claim)
+            },
+            || {
+                let v = candidates::mex(seen, known, lo, partners, limit);
+                let (lo1, hi1) = (&g[1..t1 + 1], &g[s + 1 - t1..s + 1]);
+                candidates::dense_claimed(seen2, row, lo1, hi1, &claim);
+                v
+            },
+        );
+        for ((w, a), b) in seen.iter_mut().zip(seen1.iter()).zip(seen2.iter()) {
+            *w = a | b;
+        }
+        self.seen_s = Some(s + 1);
+        self.computed += 1;
+        Some(v)
     }
 
     /// The helper thread, started on first use (`None` if the system
@@ -372,6 +500,63 @@ impl Diagonals {
     }
 }
 
+/// The values backwards: `vals[vals.len() − 1 − i] = G(i)` for `i < len`,
+/// so that the partners `G(s − 1 − k)` of a diagonal's splits `G(1 + k)`
+/// run forwards and are compared without a lane reversal (which was a
+/// fifth of the AVX2 scan's operations and a quarter of the portable
+/// one's). Grown by doubling.
+struct Reversed<V> {
+    vals: Vec<V>,
+    len: usize,
+}
+
+impl<V: Value> Reversed<V> {
+    /// The copy in `slot`, brought up to date with `g` (whose values
+    /// before the copy's length never change unless the caller clears
+    /// `slot`; a change is caught cheaply on the last one, and the copy
+    /// made again).
+    fn of<'a>(slot: &'a mut Option<Box<dyn Any + Send>>, g: &[V]) -> &'a Reversed<V> {
+        if !slot.as_ref().is_some_and(|c| c.is::<Reversed<V>>()) {
+            *slot = Some(Box::new(Reversed::<V> {
+                vals: Vec::new(),
+                len: 0,
+            }));
+        }
+        let r = slot
+            .as_mut()
+            .and_then(|c| c.downcast_mut::<Reversed<V>>())
+            .expect("a copy of this width");
+        let cap = r.vals.len();
+        if r.len > g.len() || (r.len > 0 && r.vals[cap - r.len] != g[r.len - 1]) {
+            r.len = 0;
+        }
+        if g.len() > cap {
+            r.vals = vec![V::default(); (2 * g.len()).max(1 << 12)];
+            r.len = 0;
+        }
+        let cap = r.vals.len();
+        for (i, &v) in g.iter().enumerate().skip(r.len) {
+            r.vals[cap - 1 - i] = v;
+        }
+        r.len = g.len();
+        r
+    }
+
+    /// `G(s − 1 − k)` for `k < top`: the partners of `G(1), …, G(top)` on
+    /// the diagonal `s` (`s ≤ len`).
+    fn partners(&self, s: usize, top: usize) -> &[V] {
+        let cap = self.vals.len();
+        &self.vals[cap - s..cap - s + top]
+    }
+}
+
+/// The least value not in the bitset `set` (64 · its length if none).
+fn mex_of(set: &[u64]) -> u32 {
+    set.iter()
+        .position(|&w| w != u64::MAX)
+        .map_or(64 * set.len(), |j| 64 * j + set[j].trailing_ones() as usize) as u32
+}
+
 /// A set or a scratch buffer, lent to a shared job.
 struct Lent<T>(*mut T);
 
@@ -419,6 +604,11 @@ impl Diagonal {
     /// See [`Diagonals::set_parallel_pairs`].
     pub fn set_parallel_pairs(&mut self, pairs: usize) {
         self.diagonals.set_parallel_pairs(pairs);
+    }
+
+    /// See [`Diagonals::force_candidates`].
+    pub fn force_candidates(&mut self, pairs: usize) {
+        self.diagonals.force_candidates(pairs);
     }
 
     fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {

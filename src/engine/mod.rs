@@ -5,6 +5,7 @@
 //! able to start from any prefix (a resumed store hands it one), so the
 //! values themselves are the only state that has to survive a restart.
 
+pub mod candidates;
 pub mod chooser;
 pub mod diagonal;
 pub mod helper;

@@ -3,6 +3,7 @@
 
 use std::arch::x86_64::*;
 
+pub(crate) mod diagonal;
 pub(crate) mod mex;
 pub(crate) mod pairs;
 pub(crate) mod runs;
