@@ -2,9 +2,10 @@
 //! once, the path chosen once, and `OCTAL_ISA` to force a lower one.
 //!
 //! Every dispatching kernel (`strike_xors`, `Runs::flag`, `or_pair_xors`,
-//! …) takes the path [`current`] names, and has a `*_on` form that takes a
-//! path as an argument, so that tests and benchmarks reach every path the
-//! host has ([`available`]), not only the one dispatch picks. The paths:
+//! `pairs_hit`, …) takes the path [`current`] names, and has a `*_on`
+//! form that takes a path as an argument, so that tests and benchmarks
+//! reach every path the host has ([`available`]), not only the one
+//! dispatch picks. The paths:
 //!
 //! | path | where | what |
 //! | --- | --- | --- |
