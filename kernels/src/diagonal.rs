@@ -124,6 +124,7 @@ pub fn or_pair_xors_reference<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V]) {
         bits[v / 64] |= 1 << (v % 64);
     }
 }
+
 /// How many candidates [`pairs_hit`] compares each pair's XOR with.
 pub const HIT_CANDIDATES: usize = 4;
 

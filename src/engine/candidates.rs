@@ -24,7 +24,8 @@
 //!
 //! The dense part does not need the heap's other options, so with two
 //! threads the helper flags the next diagonal's while this thread runs the
-//! candidates of this one (see `Diagonals`). Measured in
+//! candidates of this one, then both share what is left of it, a segment
+//! at a time (see `Diagonals`). Measured in
 //! docs/performance.md ("Cookie Cutter 6 by candidates").
 
 use octal_kernels::diagonal::{pairs_hit, HIT_CANDIDATES};
@@ -100,8 +101,8 @@ fn runs<'a, V>(lo: &'a [V], hi: &'a [V], (a, b): (usize, usize)) -> (&'a [V], &'
 }
 
 /// The XORs of the dense part, as a set: bit `v` of `seen[v / 64]` set for
-/// each. `row` is scratch (a power of two above every XOR, `64 ·
-/// seen.len()` bytes at most).
+/// each. `row` is scratch of exactly `64 · seen.len()` bytes, a power of
+/// two above every XOR.
 pub fn dense<V: Value>(seen: &mut [u64], row: &mut [u8], lo: &[V], hi: &[V]) {
     seen.fill(0);
     dense_claimed(seen, row, lo, hi, &AtomicUsize::new(0));
@@ -120,6 +121,7 @@ pub fn dense_claimed<V: Value>(
     hi: &[V],
     claim: &AtomicUsize,
 ) {
+    assert_eq!(row.len(), 64 * seen.len(), "dense: row and set differ");
     let seg = Segments::new(lo.len());
     let mut any = false;
     loop {
@@ -260,7 +262,7 @@ mod tests {
 
     #[test]
     fn every_segment_once_and_the_dense_part_spread() {
-        for top in [1, 1023, 1024, 1025, 5000, 100_000, 333_333] {
+        for top in [1, 4095, 4096, 4097, 12_288, 100_000, 333_333] {
             let seg = Segments::new(top);
             let mut seen = vec![0u32; top];
             for j in 0..seg.count {
@@ -286,8 +288,10 @@ mod tests {
         // Values with a few rare ones (found late or never), and options
         // that fill some gaps: the mex against the plain set.
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        for round in 0..300 {
-            let top = [10, 1000, 3000, 20_000][round % 4] + (xorshift(&mut s) % 2000) as usize;
+        // Up to 150,000 pairs: a circle of up to 22 segments, candidates
+        // found partway round it and refilled there.
+        for round in 0..200 {
+            let top = [10, 5000, 30_000, 150_000][round % 4] + (xorshift(&mut s) % 5000) as usize;
             let common = 1 + xorshift(&mut s) % 600;
             let g: Vec<u16> = (0..2 * top)
                 .map(|_| {
@@ -323,7 +327,15 @@ mod tests {
         // All XORs 0 except one pair XOR-ing to 1, and one to 2: the mex is
         // 3 wherever those pairs lie, and 1 or 2 without them.
         let top = 50_000;
-        for &k in &[0usize, 1023, 1024, 17_000, 49_999] {
+        let seg = Segments::new(top);
+        assert!(seg.count - seg.dense >= 5, "a circle of several segments");
+        // The ends, a dense segment, and the first and last of the circle.
+        let mut ks = vec![0, top - 1, seg.pairs(0).0 + 5];
+        for j in [seg.dense, seg.count - 1] {
+            let (a, b) = seg.pairs(j);
+            ks.extend([a, b - 1, (a + b) / 2]);
+        }
+        for &k in &ks {
             let lo = vec![9u16; top];
             let mut hi = vec![9u16; top];
             hi[top - 1 - k] = 8;

@@ -25,6 +25,12 @@
 //! reads its own copy of the values: two cores scanning one array ran
 //! about 10% slower each than two scanning two copies (CC6's diagonals at
 //! s ≈ 280000; the copy costs a store per value).
+//!
+//! A game of one split distance (the strips `0.33…37`) uses each diagonal
+//! for one heap only; where the whole set costs a store a pair, its long
+//! diagonals may instead give the heap's mex *by candidates* (see
+//! [`candidates`]): part of the diagonal flagged, the rest compared with
+//! the least values still unseen. Which of the two runs is measured.
 
 use std::any::Any;
 use std::sync::atomic::AtomicUsize;
@@ -157,6 +163,7 @@ impl Diagonals {
             parallel_pairs: PARALLEL_PAIRS,
             copy: None,
             candidates: one_split && !sets_in_registers(),
+            // (as in `clear`)
             by_candidates: Chooser::new(TRIAL, CANDIDATE_EPOCH),
             candidate_pairs: CANDIDATE_PAIRS,
             forced: false,
@@ -202,20 +209,14 @@ impl Diagonals {
         self.copy = None;
         self.seen_s = None;
         self.reversed = None;
+        self.candidates = self.one_split && (self.forced || !sets_in_registers());
     }
 
     /// The helper's copy of `g`, brought up to date: the values it holds
     /// are never changed (a caller whose values change calls
     /// [`Diagonals::clear`]), so only the new ones are copied.
     fn copy_of<'a, V: Value>(copy: &'a mut Option<Box<dyn Any + Send>>, g: &[V]) -> &'a [V] {
-        // Values of the other width (or none yet): start a copy.
-        if !copy.as_ref().is_some_and(|c| c.is::<Vec<V>>()) {
-            *copy = Some(Box::new(Vec::<V>::new()));
-        }
-        let c = copy
-            .as_mut()
-            .and_then(|c| c.downcast_mut::<Vec<V>>())
-            .expect("a copy of this width");
+        let c = boxed::<Vec<V>>(copy);
         c.truncate(g.len());
         if c.last() != g[..c.len()].last() {
             // Not the values it was made from (a broken promise, caught
@@ -265,18 +266,16 @@ impl Diagonals {
             if top >= self.candidate_pairs {
                 let started = Instant::now();
                 let v = if self.forced || self.by_candidates.on() {
-                    self.by_candidates(g, s, &union)
+                    let v = self.by_candidates(g, s, &union);
+                    // None: values too wide for a row; the whole set from
+                    // now until the values start again (`clear`).
+                    self.candidates = v.is_some();
+                    v
                 } else {
                     None
                 };
                 let v = v.unwrap_or_else(|| {
-                    let k = s % self.ring.len();
-                    if self.ring[k].s != Some(s) {
-                        self.compute(g, s, k);
-                    }
-                    for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
-                        *u |= b;
-                    }
+                    self.or_diagonal(g, s, &mut union);
                     mex_of(&union)
                 });
                 self.by_candidates.record(started.elapsed(), top);
@@ -287,14 +286,7 @@ impl Diagonals {
         for j in 0..self.splits.len() {
             let t = self.splits[j];
             if n >= t + 2 {
-                let s = n - t;
-                let k = s % self.ring.len();
-                if self.ring[k].s != Some(s) {
-                    self.compute(g, s, k);
-                }
-                for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
-                    *u |= b;
-                }
+                self.or_diagonal(g, n - t, &mut union);
             }
         }
         let v = mex_of(&union);
@@ -302,9 +294,21 @@ impl Diagonals {
         v
     }
 
+    /// ORs D(s) into `union`, computing it if it is not in the ring.
+    fn or_diagonal<V: Value>(&mut self, g: &[V], s: usize, union: &mut [u64]) {
+        let k = s % self.ring.len();
+        if self.ring[k].s != Some(s) {
+            self.compute(g, s, k);
+        }
+        for (u, &b) in union.iter_mut().zip(&self.ring[k].bits) {
+            *u |= b;
+        }
+    }
+
     /// G(n) for the heap whose one split distance gives D(s), by
     /// candidates: `known` holds its other options. With two threads the
-    /// helper flags the dense part of D(s + 1) meanwhile. `None` when the
+    /// dense part of D(s + 1) is made meanwhile: by the helper, and by
+    /// this thread too once its mex is done. `None` when the
     /// values are too wide for a row (the whole set then serves).
     fn by_candidates<V: Value>(&mut self, g: &[V], s: usize, known: &[u64]) -> Option<u32> {
         let limit = 64 * self.words;
@@ -510,9 +514,21 @@ impl Diagonals {
 /// run forwards and are compared without a lane reversal (which was a
 /// fifth of the AVX2 scan's operations and a quarter of the portable
 /// one's). Grown by doubling.
+#[derive(Default)]
 struct Reversed<V> {
     vals: Vec<V>,
     len: usize,
+}
+
+/// The `T` in `slot` (a copy of the values at one width): a new one when
+/// the slot is empty or holds the other width's.
+fn boxed<T: Default + Send + 'static>(slot: &mut Option<Box<dyn Any + Send>>) -> &mut T {
+    if !slot.as_ref().is_some_and(|c| c.is::<T>()) {
+        *slot = Some(Box::new(T::default()));
+    }
+    slot.as_mut()
+        .and_then(|c| c.downcast_mut::<T>())
+        .expect("just made")
 }
 
 impl<V: Value> Reversed<V> {
@@ -521,16 +537,7 @@ impl<V: Value> Reversed<V> {
     /// `slot`; a change is caught cheaply on the last one, and the copy
     /// made again).
     fn of<'a>(slot: &'a mut Option<Box<dyn Any + Send>>, g: &[V]) -> &'a Reversed<V> {
-        if !slot.as_ref().is_some_and(|c| c.is::<Reversed<V>>()) {
-            *slot = Some(Box::new(Reversed::<V> {
-                vals: Vec::new(),
-                len: 0,
-            }));
-        }
-        let r = slot
-            .as_mut()
-            .and_then(|c| c.downcast_mut::<Reversed<V>>())
-            .expect("a copy of this width");
+        let r = boxed::<Reversed<V>>(slot);
         let cap = r.vals.len();
         if r.len > g.len() || (r.len > 0 && r.vals[cap - r.len] != g[r.len - 1]) {
             r.len = 0;
