@@ -102,11 +102,30 @@ pub fn or_pair_xors_on<V: Value>(
     bytes.resize(bound, 0);
     let or = crate::pairs::flag_pairs_or(isa, bytes, lo, hi);
     assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
-    // The flagged bytes as bits, 1024 at a time (the open ones, inverted).
+    or_flagged_on(isa, bits, bytes);
+}
+
+/// Sets bit `v` of `bits` (bit `v % 64` of `bits[v / 64]`) for every
+/// flagged (non-zero) byte `row[v]`: a row of byte flags added to a set.
+/// `row` has a multiple of 64 bytes, at most `64 · bits.len()`.
+pub fn or_flagged(bits: &mut [u64], row: &[u8]) {
+    or_flagged_on(isa::current(), bits, row);
+}
+
+/// [`or_flagged`] on the path `isa` (which the host must have): the
+/// flags as bits 1024 at a time (the open ones, inverted).
+fn or_flagged_on(isa: Isa, bits: &mut [u64], row: &[u8]) {
+    assert!(
+        row.len() <= 64 * bits.len() && row.len().is_multiple_of(64),
+        "or_flagged: a row of {} bytes for {} words",
+        row.len(),
+        bits.len()
+    );
     let mut open = [0u64; 16];
-    for (words, row) in bits.chunks_mut(16).zip(bytes.chunks(1024)) {
-        crate::mex::unflagged_bits_on(isa, row, &mut open[..words.len()]);
-        for (w, o) in words.iter_mut().zip(&open) {
+    for (words, flags) in bits.chunks_mut(16).zip(row.chunks(1024)) {
+        let n = flags.len().div_ceil(64);
+        crate::mex::unflagged_bits_on(isa, flags, &mut open[..n]);
+        for (w, o) in words.iter_mut().zip(&open[..n]) {
             *w |= !o;
         }
     }
@@ -349,6 +368,33 @@ mod tests {
                     cands[slot] = 11 + slot as u32;
                 }
             }
+        }
+    }
+
+    #[test]
+    fn or_flagged_adds_the_flagged_bytes() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for (len, words) in [(64, 1), (64, 16), (1024, 16), (2048, 32), (3072, 64)] {
+            let row: Vec<u8> = (0..len)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    [0, 0, 1, 255][(s % 4) as usize]
+                })
+                .collect();
+            let start: Vec<u64> = (0..words as u64)
+                .map(|j| j.wrapping_mul(s) & 0x8421)
+                .collect();
+            let mut want = start.clone();
+            for (v, &f) in row.iter().enumerate() {
+                if f != 0 {
+                    want[v / 64] |= 1 << (v % 64);
+                }
+            }
+            let mut got = start;
+            or_flagged(&mut got, &row);
+            assert_eq!(got, want, "{len} bytes, {words} words");
         }
     }
 

@@ -28,17 +28,15 @@
 //! at a time (see `Diagonals`). Measured in
 //! docs/performance.md ("Cookie Cutter 6 by candidates").
 
-use octal_kernels::diagonal::{pairs_hit, HIT_CANDIDATES};
-use octal_kernels::mex::unflagged_bits;
+use octal_kernels::diagonal::{or_flagged, pairs_hit, HIT_CANDIDATES};
 use octal_kernels::pairs::flag_pairs;
 use octal_kernels::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Pairs a segment.
+/// Pairs a segment (also what a thread claims of a shared dense part at a
+/// time: each claim moves a cache line between the cores once both are at
+/// it).
 pub const SEGMENT: usize = 4096;
-/// Dense segments a thread claims at a time (each claim moves a cache
-/// line between the cores once both are at it).
-const CLAIM: usize = 1;
 /// Share of a diagonal's segments flagged whole (the rest are scanned for
 /// candidates). Simulated on `0.333337` near 10^6 and measured: see
 /// docs/performance.md.
@@ -78,11 +76,6 @@ impl Segments {
         let seg = (j * self.stride) % self.count;
         let a = seg * SEGMENT;
         (a, (a + SEGMENT).min(self.top))
-    }
-
-    /// Segments in the dense part.
-    pub fn dense(&self) -> usize {
-        self.dense
     }
 }
 
@@ -125,27 +118,19 @@ pub fn dense_claimed<V: Value>(
     let seg = Segments::new(lo.len());
     let mut any = false;
     loop {
-        let first = CLAIM * claim.fetch_add(1, Ordering::Relaxed);
-        if first >= seg.dense {
+        let j = claim.fetch_add(1, Ordering::Relaxed);
+        if j >= seg.dense {
             break;
         }
         if !any {
             row.fill(0);
             any = true;
         }
-        for j in first..(first + CLAIM).min(seg.dense) {
-            let (l, h) = runs(lo, hi, seg.pairs(j));
-            flag_pairs(row, l, h);
-        }
+        let (l, h) = runs(lo, hi, seg.pairs(j));
+        flag_pairs(row, l, h);
     }
     if any {
-        let mut open = [0u64; 16];
-        for (words, flags) in seen.chunks_mut(16).zip(row.chunks(1024)) {
-            unflagged_bits(flags, &mut open[..words.len()]);
-            for (w, o) in words.iter_mut().zip(&open) {
-                *w |= !o;
-            }
-        }
+        or_flagged(seen, row);
     }
 }
 

@@ -146,7 +146,7 @@ impl Diagonals {
             _ => 1,
         };
         let one_split = take_split.len() == 1;
-        Some(Diagonals {
+        let mut d = Diagonals {
             take_all,
             take_leave_one,
             splits: take_split,
@@ -162,8 +162,7 @@ impl Diagonals {
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
             copy: None,
-            candidates: one_split && !sets_in_registers(),
-            // (as in `clear`)
+            candidates: false,
             by_candidates: Chooser::new(TRIAL, CANDIDATE_EPOCH),
             candidate_pairs: CANDIDATE_PAIRS,
             forced: false,
@@ -172,7 +171,15 @@ impl Diagonals {
             seen: [Vec::new(), Vec::new(), Vec::new()],
             seen_s: None,
             reversed: None,
-        })
+        };
+        d.candidates = d.candidates_allowed();
+        Some(d)
+    }
+
+    /// Whether long diagonals may take the candidates: one split distance,
+    /// and sets not held in registers (or forced).
+    fn candidates_allowed(&self) -> bool {
+        self.one_split && (self.forced || !sets_in_registers())
     }
 
     /// Splits diagonals of at least `pairs` pairs between two threads (the
@@ -188,7 +195,7 @@ impl Diagonals {
     pub fn force_candidates(&mut self, pairs: usize) {
         self.candidate_pairs = pairs.max(1);
         self.forced = true;
-        self.candidates = self.one_split;
+        self.candidates = self.candidates_allowed();
     }
 
     /// True when this method beats the witness search of [`super::Sparse`]
@@ -209,7 +216,7 @@ impl Diagonals {
         self.copy = None;
         self.seen_s = None;
         self.reversed = None;
-        self.candidates = self.one_split && (self.forced || !sets_in_registers());
+        self.candidates = self.candidates_allowed();
     }
 
     /// The helper's copy of `g`, brought up to date: the values it holds
