@@ -190,14 +190,13 @@ fn finish<const W: usize>(set: &mut [u64], buf: &[u64; W], empty: bool) -> bool 
 }
 
 /// The rest of a scan, from pair `k`, once at most [`FEW`] values are
-/// left (`left`, at least one): each value is compared with the 32 XORs
-/// of a step, in registers, without the tables; a step that hit strikes
-/// value by value and goes on with the fewer values left. The long tails
-/// of the scans, where one or two hard values are left, cost a third of
-/// the table path's operations a step and no branch but the loop's. The
-/// values are read out of the set once and the struck ones dropped from
-/// that list (reading them again after each hit cost `0.6` 1%: AMD EPYC
-/// Zen 5, to 3·10^6, `OCTAL_ISA=avx2`, one thread, 2.73 → 2.69 s).
+/// left (`left`, at least one): each value is compared with the XORs of
+/// the pairs, in registers, without the tables, and what each finds is
+/// gathered in a register of its own until every value has been found or
+/// the run ends; then the values found are struck at once. The scan stops
+/// only when all are found, so a hit costs no branch of its own: the long
+/// tails of the scans, where one or two hard values are left, take a third
+/// of the table path's operations a step and a branch every two steps.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn strike_few(
@@ -205,86 +204,75 @@ unsafe fn strike_few(
     vals: &mut [usize; FEW],
     lo: &[u16],
     hi: &[u16],
-    mut k: usize,
-    mut left: u32,
+    k: usize,
+    left: u32,
 ) -> bool {
-    // `vals[..left]`: the values left, in increasing order, kept as they
-    // are struck.
-    loop {
-        let (hit, at) = match left {
-            1 => few_until::<1>(vals, lo, hi, k),
-            2 => few_until::<2>(vals, lo, hi, k),
-            3 => few_until::<3>(vals, lo, hi, k),
-            _ => few_until::<4>(vals, lo, hi, k),
-        };
-        let Some(hit) = hit else {
-            return false;
-        };
-        let mut kept = 0;
-        for i in 0..left as usize {
-            let v = vals[i];
-            if hit & (1 << i) != 0 {
-                let (w, b) = (v / 64, 1u64 << (v % 64));
-                set[w] &= !b;
-            } else {
-                vals[kept] = v;
-                kept += 1;
-            }
-        }
-        if kept == 0 {
-            return true;
-        }
-        left = kept as u32;
-        k = at;
+    let found = match left {
+        1 => few_found::<1>(vals, lo, hi, k),
+        2 => few_found::<2>(vals, lo, hi, k),
+        3 => few_found::<3>(vals, lo, hi, k),
+        _ => few_found::<4>(vals, lo, hi, k),
+    };
+    for (i, &v) in vals[..left as usize].iter().enumerate() {
+        let hit = u64::from(found >> i & 1);
+        set[v / 64] &= !(hit << (v % 64));
     }
+    found == (1 << left) - 1
 }
 
-/// Scans from pair `k` for the first step in which a pair reaches one of
-/// the `C` values `vals[..C]`: which of them (a bit each) and the pair
-/// after that step; `None` when none is reached. The last step ends at the
-/// last pair, taking again some pairs already seen (none of them reaches
-/// a value still in `vals`); only runs of fewer than 32 pairs have a
-/// scalar loop (a tail of up to 31 pairs, each compared with every value,
-/// cost `0.6` about 1.5% on this path).
+/// Which of the `C` values `vals[..C]` the pairs from `k` on reach (a bit
+/// each): all of them as soon as all are found. The last single step ends
+/// at the last pair, taking again some pairs already seen, which changes
+/// nothing; only runs of fewer than 32 pairs have a scalar loop.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
-unsafe fn few_until<const C: usize>(
+unsafe fn few_found<const C: usize>(
     vals: &[usize; FEW],
     lo: &[u16],
     hi: &[u16],
     mut k: usize,
-) -> (Option<u32>, usize) {
+) -> u32 {
     let n = lo.len();
+    let all = (1u32 << C) - 1;
     let e: [__m256i; C] = std::array::from_fn(|i| _mm256_set1_epi16(vals[i] as i16));
-    // A step taking pairs again finds none of the values: they reached
-    // none still in `vals`.
-    while let Some(at) = step_at(k, n) {
-        let (x0, x1) = xors32(lo, hi, at);
-        let mut any = _mm256_setzero_si256();
-        for ei in &e {
-            any = _mm256_or_si256(
-                any,
+    let mut acc = [_mm256_setzero_si256(); C];
+    let found = |acc: &[__m256i; C]| {
+        acc.iter().enumerate().fold(0, |f, (i, a)| {
+            f | u32::from(_mm256_testz_si256(*a, *a) == 0) << i
+        })
+    };
+    // Two steps a check while 64 pairs are left.
+    while k + 64 <= n {
+        let (x0, x1) = xors32(lo, hi, k);
+        let (x2, x3) = xors32(lo, hi, k + 32);
+        for (a, ei) in acc.iter_mut().zip(&e) {
+            let eq = _mm256_or_si256(
                 _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei)),
+                _mm256_or_si256(_mm256_cmpeq_epi16(x2, *ei), _mm256_cmpeq_epi16(x3, *ei)),
             );
+            *a = _mm256_or_si256(*a, eq);
         }
-        k = at + 32;
-        if _mm256_testz_si256(any, any) == 0 {
-            let mut hit = 0;
-            for (i, ei) in e.iter().enumerate() {
-                let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei));
-                hit |= u32::from(_mm256_testz_si256(eq, eq) == 0) << i;
-            }
-            return (Some(hit), k);
+        k += 64;
+        if found(&acc) == all {
+            return all;
         }
     }
-    let mut hit = 0;
+    while let Some(at) = step_at(k, n) {
+        let (x0, x1) = xors32(lo, hi, at);
+        for (a, ei) in acc.iter_mut().zip(&e) {
+            let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei));
+            *a = _mm256_or_si256(*a, eq);
+        }
+        k = at + 32;
+    }
+    let mut hit = found(&acc);
     for j in k..n {
         let v = (lo[j] ^ hi[n - 1 - j]) as usize;
         for (i, &w) in vals[..C].iter().enumerate() {
             hit |= u32::from(v == w) << i;
         }
     }
-    ((hit != 0).then_some(hit), n)
+    hit
 }
 
 /// Takes `v` out of the set `buf` (`left` values); true once it is empty.
