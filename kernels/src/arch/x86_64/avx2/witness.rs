@@ -32,7 +32,7 @@ pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
     // the set, without the tables' padded copy and count.
     let mut vals = [0usize; FEW];
     if let Some(left) = few_values(set, &mut vals) {
-        return left == 0 || strike_few(set, &mut vals, lo, hi, 0, left);
+        return left == 0 || strike_few(set, &vals, lo, hi, 0, left);
     }
     match set.len() {
         // As many tables as the set's words need (0.6's sets of 5 words
@@ -165,7 +165,7 @@ unsafe fn strike_in<const T: usize, const W: usize>(
                 let mut vals = [0usize; FEW];
                 let few = few_values(&buf, &mut vals);
                 debug_assert_eq!(few, Some(left));
-                let empty = strike_few(&mut buf, &mut vals, lo, hi, at + 32, left);
+                let empty = strike_few(&mut buf, &vals, lo, hi, at + 32, left);
                 return finish(set, &buf, empty);
             }
             t = tables::<T, W>(&buf);
@@ -201,7 +201,7 @@ fn finish<const W: usize>(set: &mut [u64], buf: &[u64; W], empty: bool) -> bool 
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn strike_few(
     set: &mut [u64],
-    vals: &mut [usize; FEW],
+    vals: &[usize; FEW],
     lo: &[u16],
     hi: &[u16],
     k: usize,
@@ -245,11 +245,8 @@ unsafe fn few_found<const C: usize>(
     while k + 64 <= n {
         let (x0, x1) = xors32(lo, hi, k);
         let (x2, x3) = xors32(lo, hi, k + 32);
-        for (a, ei) in acc.iter_mut().zip(&e) {
-            let eq = _mm256_or_si256(
-                _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei)),
-                _mm256_or_si256(_mm256_cmpeq_epi16(x2, *ei), _mm256_cmpeq_epi16(x3, *ei)),
-            );
+        for (a, &ei) in acc.iter_mut().zip(&e) {
+            let eq = _mm256_or_si256(equal(x0, x1, ei), equal(x2, x3, ei));
             *a = _mm256_or_si256(*a, eq);
         }
         k += 64;
@@ -259,9 +256,8 @@ unsafe fn few_found<const C: usize>(
     }
     while let Some(at) = step_at(k, n) {
         let (x0, x1) = xors32(lo, hi, at);
-        for (a, ei) in acc.iter_mut().zip(&e) {
-            let eq = _mm256_or_si256(_mm256_cmpeq_epi16(x0, *ei), _mm256_cmpeq_epi16(x1, *ei));
-            *a = _mm256_or_si256(*a, eq);
+        for (a, &ei) in acc.iter_mut().zip(&e) {
+            *a = _mm256_or_si256(*a, equal(x0, x1, ei));
         }
         k = at + 32;
     }
@@ -273,6 +269,13 @@ unsafe fn few_found<const C: usize>(
         }
     }
     hit
+}
+
+/// The lanes of `x0` or `x1` equal to `e`'s (all ones), in one vector.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,popcnt")]
+unsafe fn equal(x0: __m256i, x1: __m256i, e: __m256i) -> __m256i {
+    _mm256_or_si256(_mm256_cmpeq_epi16(x0, e), _mm256_cmpeq_epi16(x1, e))
 }
 
 /// Takes `v` out of the set `buf` (`left` values); true once it is empty.
