@@ -334,6 +334,88 @@ mod tests {
         }
     }
 
+    proptest! {
+        #[test]
+        fn strike_a_few_values_in_runs_of_every_length(
+            n in prop_oneof![0usize..32, 32usize..64, 64usize..130, 130usize..3000],
+            seed in proptest::collection::vec((0u16..1024, 0u16..1024), 3000),
+            picks in proptest::collection::vec(any::<usize>(), 1..5),
+            words in 1usize..=16,
+        ) {
+            // One to four values, each reached somewhere in the run (or
+            // nowhere, for an empty run): the few-value compares from the
+            // first pair, on runs of one step, of two, and longer.
+            let (lo, hi): (Vec<u16>, Vec<u16>) = seed[..n].iter().copied().unzip();
+            let bits = words * 64;
+            let mut set = vec![0u64; words];
+            for p in picks {
+                let v = if n == 0 {
+                    p % bits
+                } else {
+                    let k = p % n;
+                    (lo[k] ^ hi[n - 1 - k]) as usize % bits
+                };
+                set[v / 64] |= 1 << (v % 64);
+            }
+            check(&set, &lo, &hi);
+        }
+    }
+
+    #[test]
+    fn strike_a_few_values_at_the_edges_of_the_steps() {
+        // Every run length around the 32- and 64-pair steps, one to four
+        // values of a 16-word set (in both of its registers), each
+        // witnessed at one place at a step's edge, or never.
+        let values = [5u16, 70, 700, 1023];
+        for n in [0usize, 1, 31, 32, 33, 63, 64, 65, 96, 97, 127, 128, 129] {
+            for c in 1..=4 {
+                let places = [0, 31, 32, 63, 64, n.saturating_sub(1), usize::MAX];
+                for p in places {
+                    // Pairs XOR to 1 except the witness of the first value
+                    // at p; the others are witnessed at the ends, if at all.
+                    let mut lo = vec![1u16; n];
+                    let hi = vec![0u16; n];
+                    if p < n {
+                        lo[p] = values[0];
+                    }
+                    if c > 1 && n > 0 {
+                        lo[n - 1] = values[1];
+                    }
+                    if c > 2 && n > 1 {
+                        lo[0] = values[2];
+                    }
+                    // values[3], when taken, is never reached.
+                    let mut set = vec![0u64; 16];
+                    for &v in &values[..c] {
+                        set[v as usize / 64] |= 1 << (v % 64);
+                    }
+                    check(&set, &lo, &hi);
+                }
+            }
+        }
+        // The tables' hand-off: pairs 0..5 reach 0..4 in the first step,
+        // pair 35 reaches 5 after it, 600 is never reached.
+        for n in [40, 70, 100] {
+            let mut lo = vec![1u16; n];
+            let hi = vec![0u16; n];
+            for (k, l) in lo.iter_mut().take(5).enumerate() {
+                *l = k as u16;
+            }
+            lo[35] = 5;
+            let mut set = vec![0u64; 16];
+            set[0] = 0b11_1111;
+            set[600 / 64] |= 1 << (600 % 64);
+            check(&set, &lo, &hi);
+            let mut want = vec![0u64; 16];
+            want[600 / 64] = 1 << (600 % 64);
+            for isa in isa::available() {
+                let mut a = set.clone();
+                assert!(!strike_xors_on(isa, &mut a, &lo, &hi), "{isa}: n = {n}");
+                assert_eq!(a, want, "{isa}: n = {n}");
+            }
+        }
+    }
+
     #[test]
     fn strike_by_hand() {
         for isa in isa::available() {

@@ -221,9 +221,12 @@ unsafe fn strike_few(
 }
 
 /// Which of the `C` values `vals[..C]` the pairs from `k` on reach (a bit
-/// each): all of them as soon as all are found. The last single step ends
-/// at the last pair, taking again some pairs already seen, which changes
-/// nothing; only runs of fewer than 32 pairs have a scalar loop.
+/// each): all of them as soon as all are found. The caller has seen the
+/// pairs before `k`: none of them reaches a value of `vals`. So the last
+/// single step may end at the last pair and take again some pairs before
+/// `k` (those of the step before, or, from [`strike_in`], of its tables'
+/// last step) without finding anything new; only runs of fewer than 32
+/// pairs have a scalar loop.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn few_found<const C: usize>(
