@@ -360,7 +360,16 @@ pub(super) fn seam_pieces<V: Value>(
     a1: usize,
     mut f: impl FnMut(&[V], &[V]) -> bool,
 ) -> bool {
+    if a0 >= a1 {
+        return false;
+    }
     let s = g.pre.len();
+    // Most calls have each run on one side of the seam: one piece, without
+    // the cuts (their sort cost `.16` 4%).
+    let (b0, b1) = (m + 1 - a1, m + 1 - a0);
+    if (a1 <= s || a0 >= s) && (b1 <= s || b0 >= s) {
+        return f(g.slice(a0, a1), g.slice(b0, b1));
+    }
     let mut cuts = [a0, a1, a1, a1];
     let mut k = 1;
     for c in [s, (m + 1).saturating_sub(s)] {
@@ -485,6 +494,46 @@ impl TwoEnds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seam_pieces_cover_each_pair_once_on_one_side() {
+        // Every seam and every run of pairs (a, m − a), a0 ≤ a < a1, of a
+        // sequence of 12 values: the pieces, in order, are the whole run,
+        // each part of each piece on one side of the seam.
+        let all: Vec<u16> = (100..112).collect();
+        for s in 0..=all.len() {
+            let g = Parts {
+                pre: &all[..s],
+                post: &all[s..],
+            };
+            for m in 0..all.len() {
+                for a0 in 0..=m + 1 {
+                    for a1 in a0..=m + 1 {
+                        let mut pairs = Vec::new();
+                        let stopped = seam_pieces(g, m, a0, a1, |lo, hi| {
+                            assert_eq!(lo.len(), hi.len());
+                            assert!(!lo.is_empty());
+                            for (x, y) in lo.iter().zip(hi.iter().rev()) {
+                                pairs.push((*x, *y));
+                            }
+                            false
+                        });
+                        assert!(!stopped);
+                        let want: Vec<(u16, u16)> =
+                            (a0..a1).map(|a| (all[a], all[m - a])).collect();
+                        assert_eq!(pairs, want, "s {s}, m {m}, a {a0}..{a1}");
+                        // The first piece's answer is the call's.
+                        let mut calls = 0;
+                        let stopped = seam_pieces(g, m, a0, a1, |_, _| {
+                            calls += 1;
+                            true
+                        });
+                        assert_eq!((stopped, calls), (a0 < a1, usize::from(a0 < a1)));
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn two_ends_give_every_index_once_front_and_back() {
