@@ -114,7 +114,8 @@ pub fn or_flagged(bits: &mut [u64], row: &[u8]) {
 
 /// [`or_flagged`] on the path `isa` (which the host must have): the
 /// flags as bits 1024 at a time (the open ones, inverted).
-fn or_flagged_on(isa: Isa, bits: &mut [u64], row: &[u8]) {
+pub fn or_flagged_on(isa: Isa, bits: &mut [u64], row: &[u8]) {
+    isa::assert_on_host(isa);
     assert!(
         row.len() <= 64 * bits.len() && row.len().is_multiple_of(64),
         "or_flagged: a row of {} bytes for {} words",
@@ -391,6 +392,12 @@ mod tests {
                 if f != 0 {
                     want[v / 64] |= 1 << (v % 64);
                 }
+            }
+            // Every path the host has, and the dispatched one.
+            for isa in isa::available() {
+                let mut got = start.clone();
+                or_flagged_on(isa, &mut got, &row);
+                assert_eq!(got, want, "{isa}: {len} bytes, {words} words");
             }
             let mut got = start;
             or_flagged(&mut got, &row);
