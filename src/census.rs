@@ -137,6 +137,101 @@ impl CodeResult {
     }
 }
 
+/// What a census keeps of one code in `results/CODE.json`: its result,
+/// the facts of the values it was made from (the store's code, how many
+/// values, their checksum), and a checksum of both, so that a re-run can
+/// tell a result it may use from a damaged one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Kept {
+    pub format: String,
+    pub version: u32,
+    pub result: CodeResult,
+    pub values: ValuesFacts,
+    /// FNV of the JSON of the fields above.
+    pub fnv: String,
+}
+
+/// The values a result was made from: G(0) … G(count − 1) of `code`,
+/// whose value checksum is `checksum`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValuesFacts {
+    pub code: String,
+    pub count: u64,
+    pub checksum: String,
+}
+
+/// Why a kept result cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeptError {
+    #[error("not a census result ({0})")]
+    Parse(String),
+    #[error("written by another version of octal ({0})")]
+    Version(String),
+    #[error("its checksum does not match its contents")]
+    Checksum,
+    #[error("it holds the result of {found}, not {wanted}")]
+    WrongCode { found: String, wanted: String },
+}
+
+const KEPT_FORMAT: &str = "octal-census-result";
+const KEPT_VERSION: u32 = 2;
+
+impl Kept {
+    pub fn new(result: CodeResult, values: ValuesFacts) -> Kept {
+        let mut kept = Kept {
+            format: KEPT_FORMAT.into(),
+            version: KEPT_VERSION,
+            result,
+            values,
+            fnv: String::new(),
+        };
+        kept.fnv = kept.digest();
+        kept
+    }
+
+    fn digest(&self) -> String {
+        let body = (&self.format, self.version, &self.result, &self.values);
+        let json = serde_json::to_vec(&body).expect("a result serialises");
+        crate::stats::Checksum::of_bytes(&json).hex()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a result serialises") + "\n"
+    }
+
+    /// Reads a kept result of `code`, checking its format and checksum.
+    pub fn parse(bytes: &[u8], code: &str) -> Result<Kept, KeptError> {
+        let kept: Kept = match serde_json::from_slice(bytes) {
+            Ok(k) => k,
+            Err(e) => {
+                // A result written before results carried checksums.
+                if serde_json::from_slice::<CodeResult>(bytes).is_ok() {
+                    return Err(KeptError::Version("no checksum".into()));
+                }
+                return Err(KeptError::Parse(e.to_string()));
+            }
+        };
+        if kept.format != KEPT_FORMAT || kept.version != KEPT_VERSION {
+            return Err(KeptError::Version(format!(
+                "format {:?} version {}",
+                kept.format, kept.version
+            )));
+        }
+        if kept.digest() != kept.fnv {
+            return Err(KeptError::Checksum);
+        }
+        for found in [&kept.result.code, &kept.values.code] {
+            if found != code {
+                return Err(KeptError::WrongCode {
+                    found: found.clone(),
+                    wanted: code.into(),
+                });
+            }
+        }
+        Ok(kept)
+    }
+}
+
 /// Values compared before two sequences are compared in full: codes that
 /// agree on fewer are taken to differ without a closer look.
 pub const SIGNATURE: usize = 32;
@@ -167,23 +262,24 @@ pub struct Equivalences {
 /// Finds which of the sequences agree: G_a(n) = G_b(n) or G_a(n) =
 /// G_b(n + 1). Code i has the proven period `periods[i]`, if any, and
 /// `values(i, m)` gives at most its first `m` values (read when needed, so
-/// that a census of long sequences never holds them all).
-pub fn equivalences(
+/// that a census of long sequences never holds them all); the first error
+/// it returns is returned.
+pub fn equivalences<E>(
     periods: &[Option<Period>],
-    values: &dyn Fn(usize, usize) -> Vec<u32>,
-) -> Equivalences {
+    values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
+) -> Result<Equivalences, E> {
     let n = periods.len();
     // The first values, read off the period past a short proof.
     let heads: Vec<Vec<u32>> = (0..n)
         .map(|i| {
-            let v = values(i, SIGNATURE + 1);
+            let v = values(i, SIGNATURE + 1)?;
             let side = Side {
                 values: &v,
                 period: periods[i],
             };
-            (0..=SIGNATURE as u64).map_while(|m| side.get(m)).collect()
+            Ok((0..=SIGNATURE as u64).map_while(|m| side.get(m)).collect())
         })
-        .collect();
+        .collect::<Result<_, E>>()?;
     let mut eq = Equivalences {
         class_of: (0..n).collect(),
         ..Default::default()
@@ -227,7 +323,9 @@ pub fn equivalences(
             continue;
         }
         for i in [a, b] {
-            cache.entry(i).or_insert_with(|| values(i, usize::MAX));
+            if let std::collections::btree_map::Entry::Vacant(slot) = cache.entry(i) {
+                slot.insert(values(i, usize::MAX)?);
+            }
         }
         let c = Comparison {
             a: Side {
@@ -265,7 +363,7 @@ pub fn equivalences(
         let r = find(&mut eq.class_of, i);
         eq.class_of[i] = r;
     }
-    eq
+    Ok(eq)
 }
 
 /// The census' tables: one row per class, its first code's facts.
@@ -526,6 +624,47 @@ mod tests {
         assert!(parse_prefixes("3").is_err());
     }
 
+    #[test]
+    fn kept_results_are_checked() {
+        let result = CodeResult {
+            code: "0.6".into(),
+            spellings: vec!["0.6".into(), "0.60".into()],
+            status: Status::Open,
+            reach: 4096,
+            target: 4096,
+            max_value: 126,
+            rare_mask: None,
+            rare_positions: None,
+            last_rare_at: None,
+            at_powers_of_two: vec![0, 1],
+            seconds: 0.125,
+        };
+        let facts = ValuesFacts {
+            code: "0.6".into(),
+            count: 4096,
+            checksum: "7c52818c8397ef69".into(),
+        };
+        let kept = Kept::new(result.clone(), facts);
+        let json = kept.to_json();
+        assert_eq!(Kept::parse(json.as_bytes(), "0.6").unwrap(), kept);
+        // A changed fact, another code, an old result, not JSON.
+        let edited = json.replace("\"max_value\":126", "\"max_value\":127");
+        assert_eq!(
+            Kept::parse(edited.as_bytes(), "0.6"),
+            Err(KeptError::Checksum)
+        );
+        assert!(matches!(
+            Kept::parse(json.as_bytes(), "0.16"),
+            Err(KeptError::WrongCode { .. })
+        ));
+        let old = serde_json::to_vec(&result).unwrap();
+        assert!(matches!(
+            Kept::parse(&old, "0.6"),
+            Err(KeptError::Version(_))
+        ));
+        assert!(matches!(Kept::parse(b"", "0.6"), Err(KeptError::Parse(_))));
+    }
+
     fn reference(code: &str, n: usize) -> Vec<u32> {
         crate::compute(
             &mut crate::engine::Reference::new(&code.parse().unwrap()),
@@ -541,8 +680,8 @@ mod tests {
         // heap of 2, where both have value 1.
         let codes = [".36", ".161", ".07", ".4", ".6", ".61", ".2"];
         let seqs: Vec<Vec<u32>> = codes.iter().map(|c| reference(c, 1500)).collect();
-        let values = |i: usize, most: usize| seqs[i][..most.min(1500)].to_vec();
-        let eq = equivalences(&[None; 7], &values);
+        let values = |i: usize, most: usize| Ok::<_, ()>(seqs[i][..most.min(1500)].to_vec());
+        let eq = equivalences(&[None; 7], &values).unwrap();
         let differ = |a: usize, b: usize| {
             eq.near_misses.iter().find_map(|l| match l.outcome {
                 Outcome::Differ { at, .. } if (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a) => {

@@ -31,6 +31,58 @@ pub enum SlurmError {
     NoSuchMember { index: usize, len: usize },
     #[error("{0} already holds a family manifest; use another directory or remove it")]
     Exists(String),
+    #[error("--time {0:?}: give a Slurm time limit in digits: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS")]
+    BadTime(String),
+    #[error("--mem {0:?}: give a Slurm memory size in digits with an optional unit K, M, G or T (e.g. 2G)")]
+    BadMem(String),
+    /// A value that cannot be written into the job script safely.
+    #[error("{what} {value:?} cannot go into a Slurm script: {why}")]
+    Unsafe {
+        what: &'static str,
+        value: String,
+        why: &'static str,
+    },
+}
+
+impl SlurmError {
+    /// Whether the error is in what the user gave (exit 2).
+    pub fn is_input(&self) -> bool {
+        matches!(
+            self,
+            SlurmError::BadTime(_) | SlurmError::BadMem(_) | SlurmError::Unsafe { .. }
+        )
+    }
+}
+
+/// Checks a task's time limit against Slurm's formats, digits only:
+/// `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M` or `D-H:M:S`.
+pub fn check_time(s: &str) -> Result<(), SlurmError> {
+    let digits = |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+    let ok = match s.split_once('-') {
+        Some((days, rest)) => {
+            digits(days)
+                && (1..=3).contains(&rest.split(':').count())
+                && rest.split(':').all(digits)
+        }
+        None => (1..=3).contains(&s.split(':').count()) && s.split(':').all(digits),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(SlurmError::BadTime(s.to_string()))
+    }
+}
+
+/// Checks a task's memory: digits and an optional unit (K, M, G, T).
+pub fn check_mem(s: &str) -> Result<(), SlurmError> {
+    let n = s
+        .strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
+        .unwrap_or(s);
+    if !n.is_empty() && n.len() <= 12 && n.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(())
+    } else {
+        Err(SlurmError::BadMem(s.to_string()))
+    }
 }
 
 /// One array task's member.
@@ -185,17 +237,61 @@ fn write_file(path: &Path, text: &str) -> Result<(), SlurmError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(err)?;
     }
-    // Write beside, then rename: a reader never sees half a file.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    replace_file(path, text.as_bytes()).map_err(err)
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new file of this
+/// process beside it (created exclusively, so never through a link), then
+/// renamed over `path` (which replaces a link at `path`, never its
+/// target). The temporary file is removed if anything fails.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = path.with_file_name(format!(
+        ".{name}.{}.{}-{nanos:x}.tmp",
+        std::process::id(),
+        MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The job-array script for a family in `dir`, running `octal` at `exe`.
-pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> String {
+///
+/// Every value from outside goes in checked: the time and memory against
+/// Slurm's formats, the job name as a safe word, the paths in quotes (for
+/// bash on the `exec` line, for sbatch's own parser on the `#SBATCH` line),
+/// and a path that no quoting keeps on its line (a newline or another
+/// control character) or that sbatch would rewrite is refused.
+pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<String, SlurmError> {
     let last = manifest.members.len().saturating_sub(1);
+    let run = &manifest.run;
+    check_time(&run.time)?;
+    let mem = if run.mem.is_empty() {
+        mem_estimate(manifest.to, run.window)
+    } else {
+        check_mem(&run.mem)?;
+        run.mem.clone()
+    };
+    let dir_s = script_path("the family directory", dir)?;
+    let exe_s = script_path("the octal binary", exe)?;
+    let logs = directive_path("the family directory", &dir_s)?;
     let q = |p: &Path| shell_quote(&p.display().to_string());
-    format!(
+    Ok(format!(
         "#!/bin/bash\n\
          # Written by `octal family --slurm`: array task i computes member i of\n\
          # {manifest} and writes results/i.json. Submit with: sbatch {script}\n\
@@ -207,29 +303,26 @@ pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> String {
          #SBATCH --mem={mem}\n\
          #SBATCH --requeue\n\
          #SBATCH --open-mode=append\n\
-         #SBATCH --output={logs}/%A_%a.out\n\
+         #SBATCH --output=\"{logs}/logs/%A_%a.out\"\n\
          # Slurm sends SIGTERM on pre-emption, requeue and time-out: octal\n\
          # checkpoints and exits, and the requeued task resumes.\n\
          exec {exe} family member {dir} --index \"$SLURM_ARRAY_TASK_ID\" --quiet\n",
-        manifest = Manifest::path(dir).display(),
-        script = dir.join("family.sbatch").display(),
-        name = manifest.name,
-        threads = manifest.run.threads.max(1),
-        time = manifest.run.time,
-        mem = if manifest.run.mem.is_empty() {
-            mem_estimate(manifest.to, manifest.run.window)
-        } else {
-            manifest.run.mem.clone()
-        },
-        logs = dir.join("logs").display(),
-        exe = q(exe),
-        dir = q(dir),
-    )
+        manifest = q(&Manifest::path(dir)),
+        script = q(&dir.join("family.sbatch")),
+        name = job_name(&manifest.name),
+        threads = run.threads.max(1),
+        time = run.time,
+        exe = shell_quote(&exe_s),
+        dir = shell_quote(&dir_s),
+    ))
 }
 
+/// `s` as one bash word: as it is when every character is safe unquoted,
+/// else in single quotes (a `'` written `'\''`).
 fn shell_quote(s: &str) -> String {
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,".contains(&b))
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,".contains(&b))
     {
         s.to_string()
     } else {
@@ -237,8 +330,69 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
+/// The job's name as one word of safe characters (others become `_`).
+fn job_name(name: &str) -> String {
+    name.chars()
+        .take(64)
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' | '+' | ',' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+/// `path` as text that a script can hold on one line.
+fn script_path(what: &'static str, path: &Path) -> Result<String, SlurmError> {
+    let unsafe_path = |why| SlurmError::Unsafe {
+        what,
+        value: path.display().to_string(),
+        why,
+    };
+    let s = path
+        .to_str()
+        .ok_or_else(|| unsafe_path("it is not UTF-8"))?;
+    if s.chars().any(char::is_control) {
+        return Err(unsafe_path(
+            "it holds a newline or another control character",
+        ));
+    }
+    Ok(s.to_string())
+}
+
+/// `path` inside double quotes on an `#SBATCH` line. sbatch reads those
+/// lines itself: a backslash escapes the next character even in quotes,
+/// `%` starts a file-name pattern, and the words `hetjob` and `packjob`
+/// are blanked out; such paths are refused, and `"` is escaped.
+fn directive_path(what: &'static str, path: &str) -> Result<String, SlurmError> {
+    let unsafe_path = |why| SlurmError::Unsafe {
+        what,
+        value: path.to_string(),
+        why,
+    };
+    if path.contains(['\\', '%']) {
+        return Err(unsafe_path(
+            "sbatch reads a backslash or % in its log file's name as a pattern",
+        ));
+    }
+    let lower = path.to_lowercase();
+    if lower.contains("hetjob") || lower.contains("packjob") {
+        return Err(unsafe_path(
+            "sbatch blanks out the words hetjob and packjob in #SBATCH lines",
+        ));
+    }
+    Ok(path.replace('"', "\\\""))
+}
+
 /// Writes the manifest, the script and the folders tasks need into `dir`.
+///
+/// The script names `dir` absolute, so that it can be submitted from
+/// anywhere; it is made (and a value refused) before anything is written.
 pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, SlurmError> {
+    let dir = &std::path::absolute(dir).map_err(|source| SlurmError::Write {
+        path: dir.display().to_string(),
+        error: source,
+    })?;
+    let body = sbatch_script(manifest, dir, exe)?;
     if Manifest::path(dir).exists() {
         return Err(SlurmError::Exists(dir.display().to_string()));
     }
@@ -252,7 +406,7 @@ pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, S
     let text = serde_json::to_string_pretty(manifest).expect("manifest serialises");
     write_file(&Manifest::path(dir), &(text + "\n"))?;
     let script = dir.join("family.sbatch");
-    write_file(&script, &sbatch_script(manifest, dir, exe))?;
+    write_file(&script, &body)?;
     Ok(script)
 }
 
@@ -272,11 +426,17 @@ pub fn collect(dir: &Path) -> Result<(Manifest, Vec<Row>, Vec<usize>), SlurmErro
         let path = result_path(dir, m.index);
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let row: Row =
-                    serde_json::from_str(&text).map_err(|e| SlurmError::BadManifest {
-                        path: path.display().to_string(),
-                        message: e.to_string(),
-                    })?;
+                let bad = |message: String| SlurmError::BadManifest {
+                    path: path.display().to_string(),
+                    message,
+                };
+                let row: Row = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+                if row.index != m.index || row.code != m.code {
+                    return Err(bad(format!(
+                        "it holds the result of member {} ({}), not of member {} ({})",
+                        row.index, row.code, m.index, m.code
+                    )));
+                }
                 rows.push(row);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => unfinished.push(m.index),

@@ -134,6 +134,14 @@ pub fn parse_to(flag: &str, s: &str) -> Result<u64> {
     Ok(n)
 }
 
+/// `--time` of a Slurm task, checked against Slurm's formats (a value
+/// written into a job script).
+pub fn slurm_time(s: &str) -> Result<String, String> {
+    octal::slurm::check_time(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
 pub fn threads(t: Option<usize>) -> Result<usize> {
     match t {
         Some(0) => Err(input("--threads must be at least 1")),

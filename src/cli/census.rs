@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use octal::census::{self, CodeResult, Status, Table};
+use octal::census::{self, CodeResult, Kept, Status, Table, ValuesFacts};
 use octal::engine::MaskSpec;
 use rayon::prelude::*;
 
@@ -51,8 +51,9 @@ pub struct CensusArgs {
     /// to --to, or to its period), then `sbatch DIR/family.sbatch`.
     #[arg(long, value_name = "DIR", conflicts_with = "collect")]
     pub slurm: Option<PathBuf>,
-    /// With --slurm: each task's time limit, as Slurm writes it.
-    #[arg(long, default_value = "0-01:00:00")]
+    /// With --slurm: each task's time limit, in digits as Slurm writes
+    /// it: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S.
+    #[arg(long, default_value = "0-01:00:00", value_parser = slurm_time)]
     pub time: String,
     /// Make the census' tables from a Slurm job array prepared with
     /// --slurm DIR (its finished tasks; unfinished games are listed as
@@ -123,6 +124,12 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         bar
     });
     let probe = parse_to("probe", &args.probe)?.min(to);
+    // What the directory holds, checked before anything runs: a result is
+    // used only with the values it was made from.
+    let kept: Vec<Option<CodeResult>> = entries
+        .iter()
+        .map(|e| inspect(e, &dir, to))
+        .collect::<Result<_>>()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -133,7 +140,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
                 .par_iter()
                 .with_max_len(1)
                 .map(|&i| {
-                    let r = run_code(&entries[i], target, cap, &dir, &stop);
+                    let r = run_code(&entries[i], target, cap, &dir, &stop, kept[i].as_ref());
                     if let Some(bar) = &bar {
                         bar.inc(1);
                         bar.set_message(entries[i].code.to_string());
@@ -155,13 +162,6 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         }
     };
     let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&dir, &e.code)).collect();
-    let values = |i: usize, most: usize| -> Vec<u32> {
-        // A store that cannot be read back has no values to compare.
-        Opened::open(&stores[i])
-            .and_then(|o| o.read(0, o.len().min(most as u64)))
-            .map(|v| v.to_u32())
-            .unwrap_or_default()
-    };
     // Every code briefly; then one code of each class that is still open.
     let all: Vec<usize> = (0..entries.len()).collect();
     let first = run_all(&all, probe);
@@ -169,8 +169,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         return Ok(code);
     }
     let mut results: Vec<CodeResult> = first.into_iter().collect::<Result<_>>()?;
-    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
-    let eq = census::equivalences(&periods, &values);
+    let eq = equivalences(&results, &stores)?;
     let extend: Vec<usize> = (0..entries.len())
         .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
         .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
@@ -196,22 +195,146 @@ fn store_path(dir: &Path, code: &Code) -> PathBuf {
     dir.join("stores").join(format!("{code}.octal"))
 }
 
-/// Runs one code (or reads its result, when a finished one is kept) and
-/// keeps its result.
+fn result_path(dir: &Path, code: &Code) -> PathBuf {
+    dir.join("results").join(format!("{code}.json"))
+}
+
+/// The most a results file holds (a result is a few hundred bytes).
+const RESULT_BYTES: u64 = 1 << 20;
+
+/// What the census directory holds of `e`, checked: its result, if one is
+/// kept whose store holds the values it was made from. A damaged or
+/// missing result is made again (from the store, when that checks) and a
+/// missing store computed again, each said on stderr; a damaged store, or
+/// a result beyond `to`, is refused (one line, exit 2).
+fn inspect(e: &census::Entry, dir: &Path, to: u64) -> Result<Option<CodeResult>> {
+    let code = e.code.to_string();
+    let (rp, sp) = (result_path(dir, &e.code), store_path(dir, &e.code));
+    let redo = |why: &dyn std::fmt::Display| {
+        eprintln!(
+            "octal: census: {}: {why}; making the result of {code} again",
+            rp.display()
+        );
+    };
+    // Whether a results file was there (and said to be made again).
+    let mut had = true;
+    let kept = match read_result(&rp) {
+        Ok(None) => {
+            had = false;
+            None
+        }
+        Ok(Some(bytes)) => Kept::parse(&bytes, &code).inspect_err(|why| redo(why)).ok(),
+        Err(why) => {
+            redo(&why);
+            None
+        }
+    };
+    let damaged = |why: &dyn std::fmt::Display| {
+        input(format!(
+            "{}: {why}; move it away and run again to compute {code} afresh",
+            sp.display()
+        ))
+    };
+    let Some(store) = checked_store(&sp, &e.code).map_err(|why| damaged(&why))? else {
+        if kept.is_some() {
+            eprintln!(
+                "octal: census: {}: missing; computing {code} again",
+                sp.display()
+            );
+        }
+        return Ok(None);
+    };
+    let Some(kept) = kept else {
+        if had {
+            return Ok(None);
+        }
+        eprintln!(
+            "octal: census: {code}: no result kept; going on from {} ({} values, checked)",
+            sp.display(),
+            store.good()
+        );
+        return Ok(None);
+    };
+    let facts = &kept.values;
+    if store.good() < facts.count || checksum_to(&store, facts.count) != facts.checksum {
+        return Err(damaged(&format_args!(
+            "does not hold the {} values that {} was made from",
+            facts.count,
+            rp.display()
+        )));
+    }
+    if kept.result.target > to {
+        return Err(input(format!(
+            "{}: its census went to {} values, beyond --to {to}: give --to {} or another --out",
+            dir.display(),
+            kept.result.target,
+            kept.result.target
+        )));
+    }
+    Ok(Some(kept.result))
+}
+
+/// The store at `path`, checked as `octal verify` checks it (without
+/// recomputing) and against `code`; `None` when there is none. A link or
+/// a device is refused, never followed.
+fn checked_store(path: &Path, code: &Code) -> std::result::Result<Option<Store>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err.to_string()),
+        Ok(m) if !m.file_type().is_file() => {
+            return Err("not a regular file (a census keeps its own stores)".into())
+        }
+        Ok(_) => {}
+    }
+    let store = Store::open(path, false).map_err(|e| e.to_string())?;
+    if store.code() != code {
+        return Err(format!("a store of {}, not {code}", store.code()));
+    }
+    let verdict = octal::store::checkpoint::verify_store(&store, 0, 0);
+    if let Some(problem) = verdict.problems.into_iter().next() {
+        return Err(problem);
+    }
+    if let Some(lost) = verdict.lost_slot {
+        eprintln!("octal: {}: {lost}", path.display());
+    }
+    Ok(Some(store))
+}
+
+/// The bytes of a results file, or `None` when there is none; a link, a
+/// device or an oversized file is an error (never followed or read).
+fn read_result(path: &Path) -> std::result::Result<Option<Vec<u8>>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.to_string()),
+        Ok(m) if !m.file_type().is_file() => Err("not a regular file".into()),
+        Ok(m) if m.len() > RESULT_BYTES => Err(format!("{} bytes: not a census result", m.len())),
+        Ok(_) => std::fs::read(path).map(Some).map_err(|e| e.to_string()),
+    }
+}
+
+/// The value checksum of the first `n` values of `store`.
+fn checksum_to(store: &Store, n: u64) -> String {
+    if n == store.good() {
+        store.checkpoint().stats.checksum.hex()
+    } else {
+        store.stats_of(n).checksum.hex()
+    }
+}
+
+/// Runs one code to `to` (or uses its result `kept`, when that went as
+/// far) and keeps its result.
 fn run_code(
     e: &census::Entry,
     to: u64,
     cap: Duration,
     dir: &Path,
     stop: &AtomicUsize,
+    kept: Option<&CodeResult>,
 ) -> Result<CodeResult> {
-    let result_path = dir.join("results").join(format!("{}.json", e.code));
-    if let Some(kept) = std::fs::read(&result_path)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<CodeResult>(&b).ok())
-        .filter(|r| r.target >= to && !matches!(r.status, Status::Stopped { .. }))
+    if let Some(kept) =
+        kept.filter(|r| r.target >= to && !matches!(r.status, Status::Stopped { .. }))
     {
-        return Ok(kept);
+        return Ok(kept.clone());
     }
     let job = Job {
         code: e.code.clone(),
@@ -228,13 +351,16 @@ fn run_code(
         drive(&mut store, &job, every, own, true, None)
     })?;
     let seconds = started.elapsed().as_secs_f64();
-    let summary = match driven {
-        Driven::Done(summary) => Some(*summary),
-        Driven::Stopped { status, .. } if status as usize == CAPPED => None,
+    // A store that holds more than `to` (a result made again) gives the
+    // summary of its first `to` values.
+    let (summary, reach) = match driven {
+        Driven::Done(summary) => {
+            let reach = summary.values;
+            (Some(*summary), reach)
+        }
+        Driven::Stopped { status, .. } if status as usize == CAPPED => (None, store.good()),
         Driven::Stopped { why, .. } => anyhow::bail!("{}: {why}", e.code),
     };
-    let reach = store.good();
-    let cp = store.checkpoint();
     let status = match summary.as_ref().and_then(|s| s.period) {
         Some(p) => Status::Periodic {
             period: p.period,
@@ -253,16 +379,23 @@ fn run_code(
         status,
         reach,
         target: to,
-        max_value: cp.stats.max_value,
+        max_value: summary
+            .as_ref()
+            .map_or(store.checkpoint().stats.max_value, |s| s.max_value),
         rare_mask: engine.and_then(|e| e.rare_mask),
         rare_positions: engine.and_then(|e| e.rare_positions),
         last_rare_at: engine.and_then(|e| e.last_rare_at),
-        at_powers_of_two: powers_of_two(&store),
+        at_powers_of_two: powers_of_two(&store, reach),
         seconds,
     };
-    let json = serde_json::to_vec(&result)?;
-    std::fs::write(&result_path, json)
-        .with_context(|| format!("cannot write {}", result_path.display()))?;
+    let facts = ValuesFacts {
+        code: e.code.to_string(),
+        count: reach,
+        checksum: checksum_to(&store, reach),
+    };
+    let path = result_path(dir, &e.code);
+    octal::slurm::replace_file(&path, Kept::new(result.clone(), facts).to_json().as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(result)
 }
 
@@ -302,19 +435,12 @@ fn tables(
     results: &[CodeResult],
     stores: &[PathBuf],
 ) -> Result<()> {
-    let values = |i: usize, most: usize| -> Vec<u32> {
-        // A store that cannot be read back has no values to compare.
-        Opened::open(&stores[i])
-            .and_then(|o| o.read(0, o.len().min(most as u64)))
-            .map(|v| v.to_u32())
-            .unwrap_or_default()
-    };
-    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
-    let eq = census::equivalences(&periods, &values);
+    let eq = equivalences(results, stores)?;
     let table = Table { results, eq: &eq };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        octal::slurm::replace_file(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     };
     write("census.csv", table.csv())?;
     write("census.jsonl", table.json_lines())?;
@@ -344,6 +470,37 @@ fn tables(
     Ok(())
 }
 
+/// The classes of `results`, their values read from `stores` (each up to
+/// its result's reach; a store that cannot give them is an error, never
+/// a sequence with no values).
+fn equivalences(results: &[CodeResult], stores: &[PathBuf]) -> Result<census::Equivalences> {
+    let values = |i: usize, most: usize| -> Result<Vec<u32>> {
+        let n = (most as u64).min(results[i].reach);
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let path = &stores[i];
+        let opened = Opened::open(path)?;
+        if opened.len() < n {
+            anyhow::bail!(
+                "{}: holds {} values, but the result of {} reached {n}",
+                path.display(),
+                opened.len(),
+                results[i].code
+            );
+        }
+        Ok(opened.read(0, n)?.to_u32())
+    };
+    let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
+    census::equivalences(&periods, &values)
+}
+
+/// The canonical `--prefix`: `0`, `4` or `0,4`.
+fn prefixes(args: &CensusArgs) -> Result<String> {
+    let p = census::parse_prefixes(&args.prefix).map_err(input)?;
+    Ok(p.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+}
+
 /// Writes the Slurm job array of a census: the family machinery, one task
 /// a game.
 fn prepare_slurm(
@@ -367,7 +524,7 @@ fn prepare_slurm(
         mem: String::new(),
         window: None,
     };
-    let name = format!("census-{}-{}", args.digits, args.prefix);
+    let name = format!("census-{}-{}", args.digits, prefixes(args)?);
     let manifest = octal::slurm::Manifest::new(&name, to, false, spec, &members);
     let script = super::family::prepare_array(&manifest, dir)?;
     if !args.quiet {
@@ -405,7 +562,30 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<E
     let mut results = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         let row = rows.iter().find(|r| r.index == i);
-        let store = Store::open(&stores[i], false).ok();
+        // Facts come from a store only once it checks, and a finished
+        // task's store must hold what its result says.
+        let refuse = |why: &dyn std::fmt::Display| {
+            input(format!(
+                "{}: {why} (task {i}, {}); move it away and run the task again: octal family member {} --index {i}",
+                stores[i].display(),
+                e.code,
+                dir.display()
+            ))
+        };
+        let store = checked_store(&stores[i], &e.code).map_err(|why| refuse(&why))?;
+        if let Some(r) = row.filter(|r| r.error.is_none()) {
+            match &store {
+                None => return Err(refuse(&"missing, though the task finished")),
+                Some(s) if s.good() != r.values => {
+                    return Err(refuse(&format_args!(
+                        "holds {} values, its task's result {}",
+                        s.good(),
+                        r.values
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
         let period = store
             .as_ref()
             .and_then(|s| octal::store::checkpoint::restore_detector(s).proven());
@@ -436,7 +616,9 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<E
             rare_mask: None,
             rare_positions: row.and_then(|r| r.rare_positions),
             last_rare_at: None,
-            at_powers_of_two: store.as_ref().map_or(Vec::new(), powers_of_two),
+            at_powers_of_two: store
+                .as_ref()
+                .map_or(Vec::new(), |s| powers_of_two(s, reach)),
             seconds: row.map_or(0.0, |r| r.seconds),
         });
     }
@@ -455,9 +637,9 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<E
     }))
 }
 
-/// G(2^j) for every 2^j below what `store` holds.
-fn powers_of_two(store: &Store) -> Vec<u32> {
-    let reach = store.good();
+/// G(2^j) for every 2^j below `reach` (at most what `store` holds).
+fn powers_of_two(store: &Store, reach: u64) -> Vec<u32> {
+    let reach = reach.min(store.good());
     let view = store.view(0, reach);
     (0..64)
         .map(|j| 1u64 << j)

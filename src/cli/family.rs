@@ -85,13 +85,14 @@ pub struct FamilyArgs {
     /// --jobs J, J members run at once, each on this many threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// With --slurm: each task's time limit, as Slurm writes it; a task
+    /// With --slurm: each task's time limit, in digits as Slurm writes
+    /// it (M, M:S, H:M:S, D-H, D-H:M or D-H:M:S); a task
     /// stopped by it checkpoints and resumes when requeued.
-    #[arg(long, default_value = "1-00:00:00")]
+    #[arg(long, default_value = "1-00:00:00", value_parser = slurm_time)]
     time: String,
-    /// With --slurm: each task's memory, as Slurm writes it (default: 2
-    /// bytes a value plus 256 MiB).
-    #[arg(long)]
+    /// With --slurm: each task's memory, as Slurm writes it: digits and
+    /// K, M, G or T (default: 2 bytes a value plus 256 MiB).
+    #[arg(long, value_parser = slurm_mem)]
     mem: Option<String>,
     #[command(flatten)]
     window: super::window::WindowOpts,
@@ -130,6 +131,13 @@ impl FamilyArgs {
             window,
         })
     }
+}
+
+/// `--mem` of a Slurm task, checked (a value written into a job script).
+fn slurm_mem(s: &str) -> Result<String, String> {
+    octal::slurm::check_mem(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// The job of one family member under `spec`.
@@ -421,7 +429,13 @@ fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
 /// prints the script's path.
 pub fn prepare_array(manifest: &octal::slurm::Manifest, dir: &Path) -> Result<PathBuf> {
     let exe = std::env::current_exe().context("locating the octal binary")?;
-    let script = octal::slurm::prepare(manifest, dir, &exe)?;
+    let script = octal::slurm::prepare(manifest, dir, &exe).map_err(|e| {
+        if e.is_input() {
+            input(e)
+        } else {
+            e.into()
+        }
+    })?;
     outln!("{}", script.display());
     Ok(script)
 }

@@ -1,0 +1,891 @@
+//! Fault injection into the census and the Slurm scripts (issue #38),
+//! through the `octal` binary: shell injection into generated job
+//! scripts (and paths that must still work in them), a census directory
+//! damaged in each way a re-run may meet, a census re-run to a lower
+//! `--to`, a Slurm census collected with a finished task's store damaged,
+//! and random bytes in the census' results files.
+//!
+//! Expected tables are an undamaged census' own, made once in a fresh
+//! directory; the script's lines are checked against the generator's
+//! template, the paths read back as bash and sbatch read them (sbatch's
+//! `#SBATCH` parser is transcribed here from Slurm's `src/sbatch/opt.c`).
+//!
+//! Each category prints `faults: CATEGORY: tried T, passed P` (run with
+//! `--nocapture` to see them).
+
+use std::ffi::OsString;
+use std::fs::OpenOptions;
+use std::os::unix::ffi::OsStringExt;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use proptest::prelude::*;
+
+fn octal() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_octal"))
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Counts of one category, printed at the end.
+struct Tally {
+    name: &'static str,
+    tried: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn new(name: &'static str) -> Tally {
+        Tally {
+            name,
+            tried: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    fn check(&mut self, ok: Result<(), String>, what: impl FnOnce() -> String) {
+        self.tried += 1;
+        if let Err(e) = ok {
+            self.failures.push(format!("{}: {e}", what()));
+        }
+    }
+
+    fn done(self) {
+        println!(
+            "faults: {}: tried {}, passed {}",
+            self.name,
+            self.tried,
+            self.tried - self.failures.len()
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{}: {} of {} failed:\n{}",
+            self.name,
+            self.failures.len(),
+            self.tried,
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// A one-line error on stderr, no panic, exit `code`.
+fn one_line_error(out: &Output, code: i32) -> Result<(), String> {
+    let err = text(&out.stderr);
+    if out.status.code() != Some(code) {
+        return Err(format!(
+            "exit {:?}, wanted {code}: {err}",
+            out.status.code()
+        ));
+    }
+    if err.lines().count() != 1 || err.contains("panicked") {
+        return Err(format!("not one line: {err:?}"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------
+// Job scripts
+
+/// The arguments sbatch takes from an `#SBATCH` line (the text after
+/// `#SBATCH`), as Slurm's `_get_argument` reads them: words split at
+/// blanks, `'…'` and `"…"` group, a backslash escapes the next character
+/// (inside quotes too), an unescaped `#` outside quotes ends the line.
+fn sbatch_arguments(line: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let b: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i].is_whitespace() {
+            i += 1;
+        }
+        if i >= b.len() {
+            return args;
+        }
+        let (mut arg, mut quote, mut escape) = (String::new(), None, false);
+        while i < b.len() && (quote.is_some() || !b[i].is_whitespace()) {
+            let c = b[i];
+            if escape {
+                escape = false;
+            } else if c == '\\' {
+                escape = true;
+                i += 1;
+                continue;
+            } else if let Some(q) = quote {
+                if c == q {
+                    quote = None;
+                    i += 1;
+                    continue;
+                }
+            } else if c == '"' || c == '\'' {
+                quote = Some(c);
+                i += 1;
+                continue;
+            } else if c == '#' {
+                args.push(arg);
+                return args;
+            }
+            arg.push(c);
+            i += 1;
+        }
+        args.push(arg);
+    }
+}
+
+/// One bash word at the start of `s` made only of unquoted safe
+/// characters, `'…'` and `\'`: its value and the rest of `s`. Anything
+/// bash would expand or split on (`$`, `` ` ``, `;`, `"`, …) outside
+/// single quotes makes it `None`.
+fn bash_word(s: &str) -> Option<(String, &str)> {
+    let mut out = String::new();
+    let mut rest = s;
+    loop {
+        if let Some(r) = rest.strip_prefix('\'') {
+            let end = r.find('\'')?;
+            out.push_str(&r[..end]);
+            rest = &r[end + 1..];
+        } else if let Some(r) = rest.strip_prefix("\\'") {
+            out.push('\'');
+            rest = r;
+        } else if let Some(c) = rest
+            .chars()
+            .next()
+            .filter(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(*c))
+        {
+            out.push(c);
+            rest = &rest[1..];
+        } else {
+            break;
+        }
+    }
+    (rest.len() < s.len()).then_some((out, rest))
+}
+
+fn is_time(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || b == b':' || b == b'-')
+}
+
+/// Every line of `script` is one the generator writes, with the values
+/// the user gave only where the template puts them: checked words, and
+/// the paths in quotes that bash and sbatch read back as `dir`.
+fn script_is_the_template(script: &str, dir: &Path) -> Result<(), String> {
+    let dir = dir.to_str().ok_or("a dir that is not UTF-8 was accepted")?;
+    let lines: Vec<&str> = script.split('\n').collect();
+    if lines.len() != 16 || !lines[15].is_empty() {
+        return Err(format!("{} lines: {script:?}", lines.len()));
+    }
+    let word = |s: &str, ok: &dyn Fn(char) -> bool| !s.is_empty() && s.chars().all(ok);
+    let digits = |s: &str| word(s, &|c| c.is_ascii_digit());
+    let fixed = [
+        (0, "#!/bin/bash"),
+        (
+            1,
+            "# Written by `octal family --slurm`: array task i computes member i of",
+        ),
+        (5, "#SBATCH --ntasks=1"),
+        (9, "#SBATCH --requeue"),
+        (10, "#SBATCH --open-mode=append"),
+        (
+            12,
+            "# Slurm sends SIGTERM on pre-emption, requeue and time-out: octal",
+        ),
+        (
+            13,
+            "# checkpoints and exits, and the requeued task resumes.",
+        ),
+    ];
+    for (i, want) in fixed {
+        if lines[i] != want {
+            return Err(format!("line {}: {:?}", i + 1, lines[i]));
+        }
+    }
+    let after = |i: usize, prefix: &str| {
+        lines[i]
+            .strip_prefix(prefix)
+            .ok_or_else(|| format!("line {}: {:?}", i + 1, lines[i]))
+    };
+    if after(2, "# ").is_err() || lines[2].starts_with("#SBATCH") {
+        return Err(format!("line 3: {:?}", lines[2]));
+    }
+    let name = after(3, "#SBATCH --job-name=octal-")?;
+    if !word(name, &|c| c.is_ascii_alphanumeric() || "._+,-".contains(c)) {
+        return Err(format!("job name {name:?}"));
+    }
+    let array = after(4, "#SBATCH --array=0-")?;
+    let cpus = after(6, "#SBATCH --cpus-per-task=")?;
+    let time = after(7, "#SBATCH --time=")?;
+    let mem = after(8, "#SBATCH --mem=")?;
+    let mem_digits = mem
+        .strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
+        .unwrap_or(mem);
+    if !digits(array) || !digits(cpus) || !is_time(time) || !digits(mem_digits) {
+        return Err(format!("lines 5-9: {:?}", &lines[4..9]));
+    }
+    let output = after(11, "#SBATCH")?;
+    let want = format!("--output={dir}/logs/%A_%a.out");
+    if sbatch_arguments(output) != [want.clone()] {
+        return Err(format!(
+            "sbatch reads {:?} from {:?}, not {want:?}",
+            sbatch_arguments(output),
+            lines[11]
+        ));
+    }
+    let exec = after(14, "exec ")?;
+    let (_, rest) = bash_word(exec).ok_or("no binary word")?;
+    let rest = rest
+        .strip_prefix(" family member ")
+        .ok_or_else(|| format!("exec line {exec:?}"))?;
+    let (d, rest) = bash_word(rest).ok_or_else(|| format!("no dir word: {exec:?}"))?;
+    if d != dir || rest != " --index \"$SLURM_ARRAY_TASK_ID\" --quiet" {
+        return Err(format!("exec line {exec:?} reads back as dir {d:?}"));
+    }
+    Ok(())
+}
+
+/// `family cookie-cutter` (k = 1, 2, to 100) prepared into `dir`.
+fn prepare_family(dir: &Path, time: &OsString, mem: &OsString) -> Output {
+    octal()
+        .args([
+            "family",
+            "cookie-cutter",
+            "--k",
+            "1..2",
+            "--to",
+            "100",
+            "--quiet",
+        ])
+        .arg("--time")
+        .arg(time)
+        .arg("--mem")
+        .arg(mem)
+        .arg("--slurm")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+/// Runs array task 0 of the script in `dir` with bash (no Slurm: bash
+/// skips the `#SBATCH` lines) and checks it wrote its result.
+fn task_runs(dir: &Path, cwd: &Path) -> Result<(), String> {
+    let out = Command::new("bash")
+        .arg(dir.join("family.sbatch"))
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .current_dir(cwd)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() || !dir.join("results").join("0.json").is_file() {
+        return Err(format!("task 0: {:?} {}", out.status, text(&out.stderr)));
+    }
+    Ok(())
+}
+
+/// Refused: exit 2, one line, no script, nothing run.
+fn refused(out: &Output, dir: &Path, cwd: &Path) -> Result<(), String> {
+    one_line_error(out, 2)?;
+    if dir.join("family.sbatch").exists() {
+        return Err("refused, but a script was written".into());
+    }
+    nothing_injected(cwd)
+}
+
+/// Accepted: a script that is the template (whose task 0 runs under bash
+/// when `run`), nothing else run.
+fn accepted(out: &Output, dir: &Path, cwd: &Path, run: bool) -> Result<(), String> {
+    if !out.status.success() {
+        return Err(format!("exit {:?}: {}", out.status, text(&out.stderr)));
+    }
+    let body = std::fs::read_to_string(dir.join("family.sbatch")).map_err(|e| e.to_string())?;
+    script_is_the_template(&body, dir)?;
+    if run {
+        task_runs(dir, cwd)?;
+    }
+    nothing_injected(cwd)
+}
+
+/// Either [`refused`] or [`accepted`].
+fn prepared_safely(out: &Output, dir: &Path, cwd: &Path, run: bool) -> Result<(), String> {
+    match out.status.code() {
+        Some(2) => refused(out, dir, cwd),
+        _ => accepted(out, dir, cwd, run),
+    }
+}
+
+fn nothing_injected(cwd: &Path) -> Result<(), String> {
+    match cwd.join("INJECTED").exists() {
+        true => Err("INJECTED was created".into()),
+        false => Ok(()),
+    }
+}
+
+#[test]
+fn job_scripts_hold_no_line_of_the_users() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let mut t = Tally::new("slurm script values (time, mem, paths, names; census and family)");
+    let mut n = 0;
+    let mut fresh = || {
+        n += 1;
+        cwd.join(format!("d{n}"))
+    };
+    let os = |s: &str| OsString::from(s);
+    // Times and memories: refused at parsing, or written as given.
+    let bad_times = [
+        "1:00:00\ntouch INJECTED",
+        "x y;rm -rf /",
+        "1:00:00;touch INJECTED",
+        "$(touch INJECTED)",
+        "`touch INJECTED`",
+        "1:00:00 ",
+        "",
+        "-1",
+        "1-",
+        "1:2:3:4",
+        "1-2:3:4:5",
+        "1.5",
+        "infinite",
+        "1:00:00\r",
+    ];
+    for time in bad_times {
+        for census in [false, true] {
+            let dir = fresh();
+            let out = if census {
+                octal()
+                    .args(["census", "--digits", "1", "--to", "2^10", "--time", time])
+                    .arg("--slurm")
+                    .arg(&dir)
+                    .current_dir(cwd)
+                    .output()
+                    .unwrap()
+            } else {
+                prepare_family(&dir, &os(time), &os("1G"))
+            };
+            t.check(refused(&out, &dir, cwd), || {
+                format!("census {census}: --time {time:?}")
+            });
+        }
+    }
+    for time in ["60", "60:30", "1:00:00", "2-0", "2-12:30", "2-12:30:15"] {
+        let dir = fresh();
+        let out = prepare_family(&dir, &os(time), &os("2G"));
+        t.check(
+            accepted(&out, &dir, cwd, false).and_then(|()| {
+                let s = std::fs::read_to_string(dir.join("family.sbatch")).unwrap();
+                match s.contains(&format!("\n#SBATCH --time={time}\n")) {
+                    true => Ok(()),
+                    false => Err(s),
+                }
+            }),
+            || format!("--time {time:?}"),
+        );
+    }
+    for mem in [
+        "1G\ntouch INJECTED",
+        "2G;touch INJECTED",
+        "G",
+        "1.5G",
+        "2 G",
+        "$(id)",
+    ] {
+        let dir = fresh();
+        let out = prepare_family(&dir, &os("1:00"), &os(mem));
+        t.check(refused(&out, &dir, cwd), || format!("--mem {mem:?}"));
+    }
+    // Paths: quoted so that a task still runs, or refused.
+    let fine = [
+        "with space",
+        "quote'here",
+        "double\"quote",
+        "dollar$HOME",
+        "back`tick`",
+        "semi;colon",
+        "hash#mark",
+        "star*",
+        "~tilde",
+        "ünïcode",
+        "-dash",
+        "' ; touch INJECTED ; '",
+    ];
+    for name in fine {
+        let dir = cwd.join(name);
+        let out = prepare_family(&dir, &os("1:00"), &os("1G"));
+        t.check(accepted(&out, &dir, cwd, true), || {
+            format!("--slurm {name:?}")
+        });
+    }
+    let unsafe_names = [
+        "new\nline",
+        "new\ntouch INJECTED",
+        "carriage\rreturn",
+        "tab\there",
+        "per%cent",
+        "back\\slash",
+        "my-hetjob",
+    ];
+    for name in unsafe_names {
+        let dir = cwd.join(name);
+        let out = prepare_family(&dir, &os("1:00"), &os("1G"));
+        t.check(refused(&out, &dir, cwd), || format!("--slurm {name:?}"));
+    }
+    // A census' script with a quoted path runs its task under bash.
+    let dir = cwd.join("a census 'dir' $x");
+    let out = octal()
+        .args([
+            "census", "--digits", "1", "--to", "2^10", "--quiet", "--slurm",
+        ])
+        .arg(&dir)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    t.check(accepted(&out, &dir, cwd, true), || {
+        "census --slurm with quotes".into()
+    });
+    // The job name comes from a code list's file name: a newline there
+    // stays out of the script.
+    for stem in ["x\ntouch INJECTED\n", "a b;$(id)", "quote'"] {
+        let list = cwd.join(format!("{stem}.txt"));
+        std::fs::write(&list, "0.6\n0.16\n").unwrap();
+        let dir = fresh();
+        let out = octal()
+            .args(["family", "codes", "--to", "100", "--quiet", "--file"])
+            .arg(&list)
+            .arg("--slurm")
+            .arg(&dir)
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        t.check(accepted(&out, &dir, cwd, true), || {
+            format!("codes --file {stem:?}.txt")
+        });
+    }
+    t.done();
+}
+
+/// Bytes for argument strings: mostly what shells and sbatch treat
+/// specially, some digits and letters, some anything (not NUL).
+fn arg_bytes(slash: bool) -> impl Strategy<Value = Vec<u8>> {
+    let special = prop::sample::select(b"\n\r\t '\"$;`\\%#:-0123456789GMa~*|&<>(){}!".to_vec());
+    let any = 1u8..=255;
+    prop::collection::vec(prop_oneof![3 => special, 1 => any], 0..12).prop_map(move |mut v| {
+        if !slash {
+            v.retain(|&b| b != b'/');
+        }
+        v
+    })
+}
+
+/// Runs `test` on `cases` values of `strategy` (no regressions file) and
+/// prints the category's line.
+fn fuzz<S: Strategy>(
+    name: &str,
+    cases: u32,
+    strategy: S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) {
+    let config = ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    match proptest::test_runner::TestRunner::new(config).run(&strategy, test) {
+        Ok(()) => println!("faults: {name}: tried {cases}, passed {cases}"),
+        Err(e) => {
+            println!("faults: {name}: a case failed");
+            panic!("{name}: {e}");
+        }
+    }
+}
+
+/// Random argument strings (newlines, quotes, `$`, `;`, …) for the time,
+/// the memory and the directory: refused with one line and exit 2, or a
+/// script whose every line is the template's, whose task runs.
+#[test]
+fn random_arguments_never_reach_the_script() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    let n = std::cell::Cell::new(0);
+    let strategy = (
+        arg_bytes(true),
+        arg_bytes(true),
+        arg_bytes(false),
+        prop::bool::ANY,
+    );
+    fuzz(
+        "slurm script arguments (random bytes for --time, --mem, the directory)",
+        48,
+        strategy,
+        |(time, mem, name, valid_time)| {
+            n.set(n.get() + 1);
+            let mut dir_name = format!("d{}-", n.get()).into_bytes();
+            dir_name.extend(&name);
+            let dir = cwd.join(OsString::from_vec(dir_name));
+            // Half the cases with a good time and memory, so that the
+            // paths are tried too.
+            let (time, mem) = if valid_time {
+                (OsString::from("1:00"), OsString::from("1G"))
+            } else {
+                (OsString::from_vec(time), OsString::from_vec(mem))
+            };
+            let out = prepare_family(&dir, &time, &mem);
+            let ok = prepared_safely(&out, &dir, cwd, true);
+            prop_assert!(
+                ok.is_ok(),
+                "time {:?} mem {:?} dir {:?}: {:?}",
+                time,
+                mem,
+                dir,
+                ok
+            );
+            Ok(())
+        },
+    );
+}
+
+// ---------------------------------------------------------------------
+// Census directories
+
+const CENSUS: [&str; 8] = [
+    "census", "--digits", "1", "--probe", "2^10", "--quiet", "--jobs", "2",
+];
+const TO: &str = "2^12";
+/// An open code and a periodic one of the one-digit census.
+const OPEN: &str = "0.6";
+const PERIODIC: &str = "0.4";
+
+fn census(dir: &Path, to: &str) -> Output {
+    octal()
+        .args(CENSUS)
+        .args(["--to", to, "--out"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+/// The census' tables without their timings: census.md, equivalences.md,
+/// census.jsonl without `seconds`, census.csv without its seconds column.
+fn tables(dir: &Path) -> Result<Vec<String>, String> {
+    let read =
+        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let csv: String = read("census.csv")?
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            if f.len() > 12 {
+                f.remove(12);
+            }
+            f.join(",") + "\n"
+        })
+        .collect();
+    let jsonl: String = read("census.jsonl")?
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+            v.as_object_mut().map(|o| o.remove("seconds"));
+            Ok(v.to_string() + "\n")
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(vec![
+        read("census.md")?,
+        read("equivalences.md")?,
+        csv,
+        jsonl,
+    ])
+}
+
+fn store(dir: &Path, code: &str) -> PathBuf {
+    dir.join("stores").join(format!("{code}.octal"))
+}
+
+fn result(dir: &Path, code: &str) -> PathBuf {
+    dir.join("results").join(format!("{code}.json"))
+}
+
+/// Where a store's values begin (superblock: magic 8, version 4, length
+/// 8, slot size 8, then the data offset).
+fn data_offset(path: &Path) -> u64 {
+    let f = std::fs::File::open(path).unwrap();
+    let mut b = [0u8; 8];
+    f.read_exact_at(&mut b, 28).unwrap();
+    u64::from_le_bytes(b)
+}
+
+fn flip(path: &Path, at: u64) {
+    let f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .unwrap();
+    let mut b = [0u8; 1];
+    f.read_exact_at(&mut b, at).unwrap();
+    f.write_all_at(&[b[0] ^ 0x01], at).unwrap();
+}
+
+fn copy_sparse(from: &Path, to: &Path) {
+    let ok = Command::new("cp")
+        .args(["--sparse=always", "--remove-destination"])
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cp");
+}
+
+const DAMAGE: [&str; 11] = [
+    "results garbage",
+    "results emptied",
+    "results deleted",
+    "value flipped",
+    "superblock flipped",
+    "store truncated",
+    "store deleted",
+    "foreign file",
+    "link to /dev/zero",
+    "stores swapped",
+    "copied over",
+];
+
+/// Does `kind` of damage to `code`'s files in the census `dir`; `other`
+/// is a code of the other kind (open or periodic).
+fn damage(dir: &Path, kind: &str, code: &str, other: &str) {
+    let (s, r) = (store(dir, code), result(dir, code));
+    match kind {
+        "results garbage" => std::fs::write(&r, b"\x00\xffnot json {").unwrap(),
+        "results emptied" => std::fs::write(&r, b"").unwrap(),
+        "results deleted" => std::fs::remove_file(&r).unwrap(),
+        "value flipped" => flip(&s, data_offset(&s) + 2 * 37),
+        "superblock flipped" => flip(&s, 40),
+        "store truncated" => {
+            // Into the values (past them is room the store keeps).
+            let f = OpenOptions::new().write(true).open(&s).unwrap();
+            f.set_len(data_offset(&s) + 2 * 10).unwrap();
+        }
+        "store deleted" => std::fs::remove_file(&s).unwrap(),
+        "foreign file" => std::fs::write(&s, b"these are my notes, not a store\n").unwrap(),
+        "link to /dev/zero" => {
+            std::fs::remove_file(&s).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", &s).unwrap();
+        }
+        "stores swapped" => {
+            let (o, t) = (store(dir, other), dir.join("stores").join("swap"));
+            std::fs::rename(&s, &t).unwrap();
+            std::fs::rename(&o, &s).unwrap();
+            std::fs::rename(&t, &o).unwrap();
+        }
+        "copied over" => copy_sparse(&store(dir, other), &s),
+        _ => unreachable!("{kind}"),
+    }
+}
+
+/// A re-run after damage: refused with one line and exit 2, or exit 0,
+/// a line on stderr naming the damaged code, and the undamaged tables.
+fn refused_or_recomputed(
+    out: &Output,
+    dir: &Path,
+    code: &str,
+    want: &[String],
+) -> Result<(), String> {
+    if out.status.code() == Some(2) {
+        return one_line_error(out, 2);
+    }
+    let err = text(&out.stderr);
+    if !out.status.success() || err.contains("panicked") {
+        return Err(format!("exit {:?}: {err}", out.status.code()));
+    }
+    if !err.lines().any(|l| l.contains(code)) {
+        return Err(format!("exit 0 without a word about {code}: {err:?}"));
+    }
+    match tables(dir)? == want {
+        true => Ok(()),
+        false => Err(format!("exit 0 with different tables; stderr {err:?}")),
+    }
+}
+
+#[test]
+fn a_damaged_census_directory_is_refused_or_recomputed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    let out = census(&base, TO);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = tables(&base).unwrap();
+    // The two codes are what the test needs them to be.
+    let csv = &want[2];
+    assert!(csv.contains(&format!("\n{OPEN},\"{OPEN}\",open,")), "{csv}");
+    assert!(
+        csv.contains(&format!("\n{PERIODIC},\"{PERIODIC}\",periodic,")),
+        "{csv}"
+    );
+    // An undamaged re-run keeps the tables and says nothing.
+    let again = census(&base, TO);
+    assert!(
+        again.status.success() && again.stderr.is_empty(),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(tables(&base).unwrap(), want);
+
+    let mut t = Tally::new("census directory damage (11 kinds x an open and a periodic code)");
+    for (i, kind) in DAMAGE.iter().enumerate() {
+        for (code, other) in [(OPEN, PERIODIC), (PERIODIC, OPEN)] {
+            let dir = tmp.path().join(format!("c{i}-{code}"));
+            let made = census(&dir, TO);
+            assert!(made.status.success(), "{}", text(&made.stderr));
+            damage(&dir, kind, code, other);
+            let out = census(&dir, TO);
+            t.check(refused_or_recomputed(&out, &dir, code, &want), || {
+                format!("{kind} ({code})")
+            });
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    t.done();
+
+    // A census to fewer values in the directory of a longer one: refused,
+    // or the tables of a census to that many values.
+    let mut t = Tally::new("census to a lower --to in a longer census' directory");
+    let (long, short) = (tmp.path().join("long"), tmp.path().join("short"));
+    for (dir, to) in [(&long, "2^13"), (&short, "2^11")] {
+        let out = census(dir, to);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let want_short = tables(&short).unwrap();
+    let out = census(&long, "2^11");
+    t.check(
+        match out.status.code() {
+            Some(2) => one_line_error(&out, 2),
+            Some(0) => match tables(&long).unwrap() == want_short {
+                true => Ok(()),
+                false => Err("exit 0 with the tables of the longer census".into()),
+            },
+            c => Err(format!("exit {c:?}: {}", text(&out.stderr))),
+        },
+        || "census --to 2^11 over a --to 2^13 directory".into(),
+    );
+    t.done();
+}
+
+/// The census of `dir` prepared as a Slurm array with every task run.
+fn slurm_census(dir: &Path) {
+    let out = octal()
+        .args([
+            "census", "--digits", "1", "--to", "2^12", "--quiet", "--slurm",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for i in 0..16 {
+        let task = octal()
+            .args(["family", "member", "--quiet", "--index", &i.to_string()])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(task.status.success(), "task {i}: {}", text(&task.stderr));
+    }
+}
+
+fn collect(dir: &Path) -> Output {
+    octal()
+        .args([
+            "census",
+            "--digits",
+            "1",
+            "--to",
+            "2^12",
+            "--quiet",
+            "--collect",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_slurm_census_with_a_damaged_store_is_not_collected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    slurm_census(&base);
+    let out = collect(&base);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = tables(&base).unwrap();
+    // Task 6 is 0.6 (open), task 4 is 0.4 (periodic).
+    let mut t = Tally::new("census --collect with a finished task's store damaged");
+    // The damage to stores (a task's result is its own, unchecked file).
+    for kind in &DAMAGE[3..] {
+        for (task, other) in [("6", "4"), ("4", "6")] {
+            let dir = tmp.path().join(format!("{kind}-{task}"));
+            slurm_census(&dir);
+            damage(&dir, kind, task, other);
+            let out = collect(&dir);
+            t.check(refused_or_recomputed(&out, &dir, task, &want), || {
+                format!("{kind} (task {task})")
+            });
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+    t.done();
+}
+
+/// Random and mutated bytes in a census' results files: the re-run never
+/// panics, and never exits 0 with tables other than the undamaged
+/// census'.
+#[test]
+fn random_results_files_never_give_other_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("census");
+    let out = census(&dir, TO);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = tables(&dir).unwrap();
+    let strategy = (
+        prop::sample::select(vec![OPEN, PERIODIC, "0.2", "4.4"]),
+        prop::option::of(prop::collection::vec(any::<u8>(), 0..400)),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..4),
+    );
+    fuzz(
+        "census results files (random and mutated bytes)",
+        40,
+        strategy,
+        |(which, random, edits)| {
+            let path = result(&dir, which);
+            let pristine = std::fs::read(&path).unwrap();
+            let bytes = random.unwrap_or_else(|| {
+                let mut b = pristine.clone();
+                for (at, byte, how) in &edits {
+                    let i = at.index(b.len() + 1);
+                    match how {
+                        0 if i < b.len() => b[i] = *byte,
+                        1 => b.insert(i, *byte),
+                        _ if i < b.len() => {
+                            b.remove(i);
+                        }
+                        _ => b.push(*byte),
+                    }
+                }
+                b
+            });
+            std::fs::write(&path, &bytes).unwrap();
+            let out = census(&dir, TO);
+            let err = text(&out.stderr);
+            let ok = match out.status.code() {
+                Some(2) => one_line_error(&out, 2),
+                Some(0) => match tables(&dir) {
+                    Ok(t) if t == want => Ok(()),
+                    _ => Err(format!("exit 0 with other tables: {err}")),
+                },
+                c => Err(format!("exit {c:?}: {err}")),
+            };
+            std::fs::write(&path, &pristine).unwrap();
+            prop_assert!(
+                ok.is_ok(),
+                "{:?} in results/{}.json: {:?}",
+                text(&bytes),
+                which,
+                ok
+            );
+            Ok(())
+        },
+    );
+}
