@@ -27,6 +27,8 @@ pub enum SlurmError {
     Read { path: String, error: std::io::Error },
     #[error("{path} is not an octal family manifest: {message}")]
     BadManifest { path: String, message: String },
+    #[error("{path}: {message}; run its task again (octal family member DIR --index I)")]
+    BadResult { path: String, message: String },
     #[error("member index {index} is out of range: the family has {len} members")]
     NoSuchMember { index: usize, len: usize },
     #[error("{0} already holds a family manifest; use another directory or remove it")]
@@ -49,7 +51,10 @@ impl SlurmError {
     pub fn is_input(&self) -> bool {
         matches!(
             self,
-            SlurmError::BadTime(_) | SlurmError::BadMem(_) | SlurmError::Unsafe { .. }
+            SlurmError::BadTime(_)
+                | SlurmError::BadMem(_)
+                | SlurmError::Unsafe { .. }
+                | SlurmError::BadResult { .. }
         )
     }
 }
@@ -410,10 +415,48 @@ pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, S
     Ok(script)
 }
 
+/// A finished member's result file: its row and a checksum of the row.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    row: Row,
+    fnv: String,
+}
+
+fn row_digest(row: &Row) -> String {
+    crate::stats::Checksum::of_bytes(&serde_json::to_vec(row).expect("rows serialise")).hex()
+}
+
 /// Saves a finished member's row.
 pub fn save_result(dir: &Path, index: usize, row: &Row) -> Result<(), SlurmError> {
-    let text = serde_json::to_string(row).expect("rows serialise");
+    let saved = Saved {
+        row: row.clone(),
+        fnv: row_digest(row),
+    };
+    let text = serde_json::to_string(&saved).expect("rows serialise");
     write_file(&result_path(dir, index), &(text + "\n"))
+}
+
+/// The most a result file holds (a row is a few hundred bytes).
+const RESULT_BYTES: u64 = 1 << 20;
+
+/// Member `m`'s row from its result file's `text`, checked.
+fn saved_row(text: &str, m: &ManifestMember) -> Result<Row, String> {
+    let saved: Saved =
+        serde_json::from_str(text).map_err(|e| match serde_json::from_str::<Row>(text) {
+            Ok(_) => "written without a checksum (by an older octal)".to_string(),
+            Err(_) => format!("not a member's result ({e})"),
+        })?;
+    if row_digest(&saved.row) != saved.fnv {
+        return Err("its checksum does not match its contents".into());
+    }
+    let row = saved.row;
+    if row.index != m.index || row.code != m.code {
+        return Err(format!(
+            "it holds the result of member {} ({}), not of member {} ({})",
+            row.index, row.code, m.index, m.code
+        ));
+    }
+    Ok(row)
 }
 
 /// The rows of every finished member, in order, and the indices of the
@@ -424,22 +467,26 @@ pub fn collect(dir: &Path) -> Result<(Manifest, Vec<Row>, Vec<usize>), SlurmErro
     let mut unfinished = Vec::new();
     for m in &manifest.members {
         let path = result_path(dir, m.index);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let bad = |message: String| SlurmError::BadManifest {
-                    path: path.display().to_string(),
-                    message,
-                };
-                let row: Row = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-                if row.index != m.index || row.code != m.code {
-                    return Err(bad(format!(
-                        "it holds the result of member {} ({}), not of member {} ({})",
-                        row.index, row.code, m.index, m.code
-                    )));
-                }
-                rows.push(row);
+        let bad = |message: String| SlurmError::BadResult {
+            path: path.display().to_string(),
+            message,
+        };
+        // Never follow a link or read a device.
+        let read = std::fs::symlink_metadata(&path).and_then(|meta| {
+            if meta.file_type().is_file() && meta.len() <= RESULT_BYTES {
+                std::fs::read_to_string(&path)
+            } else {
+                Err(std::io::Error::other(
+                    "not a regular file of a result's size",
+                ))
             }
+        });
+        match read {
+            Ok(text) => rows.push(saved_row(&text, m).map_err(bad)?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => unfinished.push(m.index),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(bad(format!("not a member's result ({e})")))
+            }
             Err(source) => {
                 return Err(SlurmError::Read {
                     path: path.display().to_string(),

@@ -829,63 +829,81 @@ fn a_slurm_census_with_a_damaged_store_is_not_collected() {
     t.done();
 }
 
-/// Random and mutated bytes in a census' results files: the re-run never
-/// panics, and never exits 0 with tables other than the undamaged
-/// census'.
+/// Random bytes, or the file's own bytes with a few bytes replaced,
+/// inserted or removed, written into one of `files` in turn; `rerun`
+/// must then refuse (exit 2, one line) or exit 0 with the tables `want`
+/// of `dir`. Never a panic, never other tables.
+fn fuzz_results(name: &str, dir: &Path, files: &[PathBuf], rerun: &dyn Fn() -> Output) {
+    let want = tables(dir).unwrap();
+    let strategy = (
+        prop::sample::select(files.to_vec()),
+        prop::option::of(prop::collection::vec(any::<u8>(), 0..400)),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..4),
+    );
+    fuzz(name, 40, strategy, |(path, random, edits)| {
+        let pristine = std::fs::read(&path).unwrap();
+        let bytes = random.unwrap_or_else(|| {
+            let mut b = pristine.clone();
+            for (at, byte, how) in &edits {
+                let i = at.index(b.len() + 1);
+                match how {
+                    0 if i < b.len() => b[i] = *byte,
+                    1 => b.insert(i, *byte),
+                    _ if i < b.len() => {
+                        b.remove(i);
+                    }
+                    _ => b.push(*byte),
+                }
+            }
+            b
+        });
+        std::fs::write(&path, &bytes).unwrap();
+        let out = rerun();
+        let err = text(&out.stderr);
+        let ok = match out.status.code() {
+            Some(2) => one_line_error(&out, 2),
+            Some(0) => match tables(dir) {
+                Ok(t) if t == want => Ok(()),
+                _ => Err(format!("exit 0 with other tables: {err}")),
+            },
+            c => Err(format!("exit {c:?}: {err}")),
+        };
+        std::fs::write(&path, &pristine).unwrap();
+        prop_assert!(ok.is_ok(), "{:?} in {:?}: {:?}", text(&bytes), path, ok);
+        Ok(())
+    });
+}
+
+/// Random and mutated bytes in a census' results files, and in the
+/// results of a Slurm census' tasks.
 #[test]
 fn random_results_files_never_give_other_tables() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("census");
     let out = census(&dir, TO);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let want = tables(&dir).unwrap();
-    let strategy = (
-        prop::sample::select(vec![OPEN, PERIODIC, "0.2", "4.4"]),
-        prop::option::of(prop::collection::vec(any::<u8>(), 0..400)),
-        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..4),
-    );
-    fuzz(
+    let files: Vec<PathBuf> = [OPEN, PERIODIC, "0.2", "4.4"]
+        .iter()
+        .map(|c| result(&dir, c))
+        .collect();
+    fuzz_results(
         "census results files (random and mutated bytes)",
-        40,
-        strategy,
-        |(which, random, edits)| {
-            let path = result(&dir, which);
-            let pristine = std::fs::read(&path).unwrap();
-            let bytes = random.unwrap_or_else(|| {
-                let mut b = pristine.clone();
-                for (at, byte, how) in &edits {
-                    let i = at.index(b.len() + 1);
-                    match how {
-                        0 if i < b.len() => b[i] = *byte,
-                        1 => b.insert(i, *byte),
-                        _ if i < b.len() => {
-                            b.remove(i);
-                        }
-                        _ => b.push(*byte),
-                    }
-                }
-                b
-            });
-            std::fs::write(&path, &bytes).unwrap();
-            let out = census(&dir, TO);
-            let err = text(&out.stderr);
-            let ok = match out.status.code() {
-                Some(2) => one_line_error(&out, 2),
-                Some(0) => match tables(&dir) {
-                    Ok(t) if t == want => Ok(()),
-                    _ => Err(format!("exit 0 with other tables: {err}")),
-                },
-                c => Err(format!("exit {c:?}: {err}")),
-            };
-            std::fs::write(&path, &pristine).unwrap();
-            prop_assert!(
-                ok.is_ok(),
-                "{:?} in results/{}.json: {:?}",
-                text(&bytes),
-                which,
-                ok
-            );
-            Ok(())
-        },
+        &dir,
+        &files,
+        &|| census(&dir, TO),
+    );
+    let array = tmp.path().join("array");
+    slurm_census(&array);
+    let out = collect(&array);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let files: Vec<PathBuf> = ["6", "4", "2", "12"]
+        .iter()
+        .map(|c| result(&array, c))
+        .collect();
+    fuzz_results(
+        "census --collect task results (random and mutated bytes)",
+        &array,
+        &files,
+        &|| collect(&array),
     );
 }

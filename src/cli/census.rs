@@ -543,7 +543,8 @@ fn prepare_slurm(
 
 /// The census' tables from the tasks of a Slurm job array.
 fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<ExitCode> {
-    let (manifest, rows, unfinished) = octal::slurm::collect(dir)?;
+    let (manifest, rows, unfinished) =
+        octal::slurm::collect(dir).map_err(super::family::slurm_error)?;
     if manifest.members.len() != entries.len()
         || manifest
             .members

@@ -403,7 +403,7 @@ fn family_member(
 
 /// Merges a Slurm family's results; exit 3 while members are unfinished.
 fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
-    let (manifest, rows, unfinished) = octal::slurm::collect(dir)?;
+    let (manifest, rows, unfinished) = octal::slurm::collect(dir).map_err(slurm_error)?;
     let code = finish_family(&rows, dir, json, true)?;
     if !unfinished.is_empty() {
         let names: Vec<String> = unfinished
@@ -425,17 +425,21 @@ fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     Ok(code)
 }
 
+/// A Slurm error with its exit code: 2 for what the user gave or a
+/// damaged result file.
+pub fn slurm_error(e: octal::slurm::SlurmError) -> anyhow::Error {
+    if e.is_input() {
+        input(e)
+    } else {
+        e.into()
+    }
+}
+
 /// Writes the manifest and job-array script of `manifest` into `dir` and
 /// prints the script's path.
 pub fn prepare_array(manifest: &octal::slurm::Manifest, dir: &Path) -> Result<PathBuf> {
     let exe = std::env::current_exe().context("locating the octal binary")?;
-    let script = octal::slurm::prepare(manifest, dir, &exe).map_err(|e| {
-        if e.is_input() {
-            input(e)
-        } else {
-            e.into()
-        }
-    })?;
+    let script = octal::slurm::prepare(manifest, dir, &exe).map_err(slurm_error)?;
     outln!("{}", script.display());
     Ok(script)
 }
