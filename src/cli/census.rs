@@ -334,7 +334,12 @@ fn run_code(
     if let Some(kept) =
         kept.filter(|r| r.target >= to && !matches!(r.status, Status::Stopped { .. }))
     {
-        return Ok(kept.clone());
+        // The spellings are this census' (a census of more digits in the
+        // same directory lists more of them).
+        return Ok(CodeResult {
+            spellings: e.spellings.clone(),
+            ..kept.clone()
+        });
     }
     let job = Job {
         code: e.code.clone(),
