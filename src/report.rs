@@ -18,12 +18,15 @@ pub fn human(s: &Value) -> String {
         out.push('\n');
     };
 
+    // A prefix of a store (nothing computed) took no time to speak of.
+    let held = int("held");
+    let time = |k: &str| s.get(k).and_then(Value::as_f64).filter(|_| held.is_none());
     let mut head = format!("{}: {values} values", text("code").unwrap_or("?"));
-    if let Some(secs) = s.get("seconds").and_then(Value::as_f64) {
+    if let Some(secs) = time("seconds") {
         head += &format!(" in {secs:.3} s");
     }
     let mut facts = Vec::new();
-    if let Some(rate) = s.get("values_per_second").and_then(Value::as_f64) {
+    if let Some(rate) = time("values_per_second") {
         facts.push(format!("{rate:.0} values/s"));
     }
     if let Some(engine) = text("engine").filter(|e| !e.is_empty()) {
@@ -103,9 +106,12 @@ pub fn human(s: &Value) -> String {
         text("checksum").unwrap_or("?")
     ));
     if let Some(store) = text("store") {
-        match int("resumed_from") {
-            Some(n) => line(format!("store {store} (resumed from {n} values)")),
-            None => line(format!("store {store}")),
+        match (held, int("resumed_from")) {
+            (Some(h), _) => line(format!(
+                "store {store} (holds {h} values: nothing computed, the first {values} summarised)"
+            )),
+            (None, Some(n)) => line(format!("store {store} (resumed from {n} values)")),
+            (None, None) => line(format!("store {store}")),
         }
     }
     out
