@@ -160,5 +160,23 @@ mod tests {
              no period found up to 10 (apparent period 2, preperiod 4, holding over the last 6 values, a proof needs 40 values)\n\
              checksum ab (FNV-1a-64 of the values as little-endian u32)\n"
         );
+        // A store's prefix: nothing computed, so no time and no rate.
+        let prefix = serde_json::json!({
+            "code": "0.6", "values": 10, "seconds": 0.0, "values_per_second": 0.0,
+            "engine": "sparse", "max_value": 3, "first_max_at": 9, "zeros": 2,
+            "last_value": 3, "checksum": "ab", "period": null, "period_provable": true,
+            "store": "s.octal", "held": 100
+        });
+        let text = human(&prefix);
+        assert!(
+            text.starts_with("0.6: 10 values (engine sparse)\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "store s.octal (holds 100 values: nothing computed, the first 10 summarised)\n"
+            ),
+            "{text}"
+        );
     }
 }

@@ -176,6 +176,10 @@ fn a_proven_period_survives_every_later_command() {
             ("run .16 --to 2.5e6 --store i.octal --json", 2_500_000),
         ],
     );
+    // A run that stopped at its proof, compared and exported.
+    ok(&mut t, "run .16 --to 2e6 --store p.octal -q");
+    ok(&mut t, "export p.octal -o p.oseq");
+    forever(&mut t, &[("p.octal", ".16"), ("p.oseq", "p.octal")]);
     // A windowed run, its checkpoint and the file it exports.
     summaries(
         &mut t,

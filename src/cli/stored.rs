@@ -89,7 +89,11 @@ pub fn stored_run(
                 "{path}: --engine and --mask would not be used: nothing to compute ({why}); drop them (`octal verify {path} --recompute K` checks values with the reference engine)"
             )));
         }
-        eprintln!("octal: {path}: nothing to compute: {why}");
+        // A proven period is in the summary; a --to the store holds is
+        // said (it is not what was asked for, or took no time).
+        if job.to <= store.good() {
+            eprintln!("octal: {path}: nothing to compute: {why}");
+        }
     }
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     warn_lost_slot(store.path(), octal::store::checkpoint::lost_slot(&store));
