@@ -43,11 +43,11 @@ const LEVELS: [(u64, usize); 2] = [(32, 1 << 12), (512, 1 << 12)];
 /// direct-mapped levels): N / 8192 entries.
 const COARSE: u64 = 8192;
 const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
-/// The most values [`Detector::feed`] takes in one step. Candidates found
-/// in a step are checked only at its end, and at most [`MAX_LIVE`] are
-/// tracked: a step of millions of values finds dozens of chance repeats
-/// that crowd out the true period (`.16`'s 149,459 was missed when its
-/// 2·10^6 values were fed at once).
+/// The most values [`Detector::feed`] takes in one step. The candidates
+/// found in a step are verified together at its end, and at most
+/// [`MAX_LIVE`] are tracked: one step of millions of values can find more
+/// chance repeats than that, crowding out the true period (`.16`'s
+/// 149,459 was missed when its 2·10^6 values were fed at once).
 pub const STEP: usize = 1 << 16;
 
 /// How many values a period needs before it is proven, for one game.
@@ -285,10 +285,10 @@ impl Detector {
     /// and the first `seen` were fed before. Does nothing once a period is
     /// proven.
     ///
-    /// What it finds does not depend on how the values are split into
-    /// calls: a long stretch is processed in steps of at most [`STEP`]
-    /// values, as a run feeds it, so that a store's values fed at once
-    /// (to summarise or compare them) show the period the run proved.
+    /// A long stretch is processed in steps of at most [`STEP`] values,
+    /// as a run feeds them, so that values fed at once (a store's, to
+    /// summarise or compare it) show the period that a run feeding them
+    /// block by block proves.
     pub fn feed<V: Value>(&mut self, g: &[V]) {
         while self.proven.is_none() && (self.seen as usize) < g.len() {
             let b0 = self.seen as usize;
