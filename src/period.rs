@@ -43,6 +43,12 @@ const LEVELS: [(u64, usize); 2] = [(32, 1 << 12), (512, 1 << 12)];
 /// direct-mapped levels): N / 8192 entries.
 const COARSE: u64 = 8192;
 const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
+/// The most values [`Detector::feed`] takes in one step. The candidates
+/// found in a step are verified together at its end, and at most
+/// [`MAX_LIVE`] are tracked: one step of millions of values can find more
+/// chance repeats than that, crowding out the true period (`.16`'s
+/// 149,459 was missed when its 2·10^6 values were fed at once).
+pub const STEP: usize = 1 << 16;
 
 /// How many values a period needs before it is proven, for one game.
 ///
@@ -278,16 +284,21 @@ impl Detector {
     /// Processes `g[seen..]`, given that `g` holds G(0), …, G(g.len()−1)
     /// and the first `seen` were fed before. Does nothing once a period is
     /// proven.
+    ///
+    /// A long stretch is processed in steps of at most [`STEP`] values,
+    /// as a run feeds them, so that values fed at once (a store's, to
+    /// summarise or compare it) show the period that a run feeding them
+    /// block by block proves.
     pub fn feed<V: Value>(&mut self, g: &[V]) {
-        let (b0, b1) = (self.seen as usize, g.len());
-        if self.proven.is_some() || b1 <= b0 {
-            return;
+        while self.proven.is_none() && (self.seen as usize) < g.len() {
+            let b0 = self.seen as usize;
+            let b1 = g.len().min(b0 + STEP);
+            self.feed_short(g, b0, b1);
+            self.feed_hash(g, b0, b1);
+            self.feed_live(g, b1);
+            self.seen = b1 as u64;
+            self.check_proof(g);
         }
-        self.feed_short(g, b0, b1);
-        self.feed_hash(g, b0, b1);
-        self.feed_live(g, b1);
-        self.seen = b1 as u64;
-        self.check_proof(g);
     }
 
     fn feed_short<V: Value>(&mut self, g: &[V], b0: usize, b1: usize) {
@@ -338,7 +349,7 @@ impl Detector {
         }
         self.hash = h;
         for (d, n) in found {
-            self.consider(g, d, n);
+            self.consider(g, d, n, b1);
         }
     }
 
@@ -373,8 +384,10 @@ impl Detector {
     }
 
     /// Verifies the candidate period `d` suggested by equal windows ending
-    /// at `n`, and tracks it if the values bear it out.
-    fn consider<V: Value>(&mut self, g: &[V], d: u64, n: usize) {
+    /// at `n`, and tracks it if the values bear it out (up to `b1`, the
+    /// end of the step: a chance repeat that fails before then would only
+    /// take the place of a true period among the tracked ones).
+    fn consider<V: Value>(&mut self, g: &[V], d: u64, n: usize, b1: usize) {
         if self.live.len() >= MAX_LIVE || self.live.iter().any(|c| d.is_multiple_of(c.p)) {
             return;
         }
@@ -385,14 +398,16 @@ impl Detector {
             lo if lo + p + WINDOW > n + 1 => return,
             lo => lo + p,
         };
-        let mm = last_mismatch(g, p, floor, n + 1).map_or(floor, |k| k + 1);
-        if n + 1 - mm.max(p) < WINDOW {
-            return; // a hash collision, not a repeat
+        // It must hold over the window that suggested it and on to `b1`
+        // (else a hash collision, or a chance repeat).
+        let mm = last_mismatch(g, p, floor, b1).map_or(floor, |k| k + 1);
+        if n + 1 < mm.max(p) + WINDOW {
+            return;
         }
         self.live.push(Candidate {
             p: d,
             mm: mm as u64,
-            checked: n as u64 + 1,
+            checked: b1 as u64,
             found_at: n as u64 + 1,
         });
     }

@@ -18,12 +18,15 @@ pub fn human(s: &Value) -> String {
         out.push('\n');
     };
 
+    // A prefix of a store (nothing computed) took no time to speak of.
+    let held = int("held");
+    let time = |k: &str| s.get(k).and_then(Value::as_f64).filter(|_| held.is_none());
     let mut head = format!("{}: {values} values", text("code").unwrap_or("?"));
-    if let Some(secs) = s.get("seconds").and_then(Value::as_f64) {
+    if let Some(secs) = time("seconds") {
         head += &format!(" in {secs:.3} s");
     }
     let mut facts = Vec::new();
-    if let Some(rate) = s.get("values_per_second").and_then(Value::as_f64) {
+    if let Some(rate) = time("values_per_second") {
         facts.push(format!("{rate:.0} values/s"));
     }
     if let Some(engine) = text("engine").filter(|e| !e.is_empty()) {
@@ -103,9 +106,12 @@ pub fn human(s: &Value) -> String {
         text("checksum").unwrap_or("?")
     ));
     if let Some(store) = text("store") {
-        match int("resumed_from") {
-            Some(n) => line(format!("store {store} (resumed from {n} values)")),
-            None => line(format!("store {store}")),
+        match (held, int("resumed_from")) {
+            (Some(h), _) => line(format!(
+                "store {store} (holds {h} values: nothing computed, the first {values} summarised)"
+            )),
+            (None, Some(n)) => line(format!("store {store} (resumed from {n} values)")),
+            (None, None) => line(format!("store {store}")),
         }
     }
     out
@@ -153,6 +159,24 @@ mod tests {
              sparse space: mask 0x1ee, 1 rare position (2 with n = 0), last at 7\n\
              no period found up to 10 (apparent period 2, preperiod 4, holding over the last 6 values, a proof needs 40 values)\n\
              checksum ab (FNV-1a-64 of the values as little-endian u32)\n"
+        );
+        // A store's prefix: nothing computed, so no time and no rate.
+        let prefix = serde_json::json!({
+            "code": "0.6", "values": 10, "seconds": 0.0, "values_per_second": 0.0,
+            "engine": "sparse", "max_value": 3, "first_max_at": 9, "zeros": 2,
+            "last_value": 3, "checksum": "ab", "period": null, "period_provable": true,
+            "store": "s.octal", "held": 100
+        });
+        let text = human(&prefix);
+        assert!(
+            text.starts_with("0.6: 10 values (engine sparse)\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "store s.octal (holds 100 values: nothing computed, the first 10 summarised)\n"
+            ),
+            "{text}"
         );
     }
 }

@@ -257,6 +257,10 @@ pub struct Summary {
     /// How many values the store already held when this session began.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resumed_from: Option<u64>,
+    /// For the summary of a store's first `values` only (a target below
+    /// what it holds, so nothing was computed): how many it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<u64>,
 }
 
 /// Longest nim-sequence notation a summary carries, in characters.
@@ -297,6 +301,7 @@ impl Summary {
             period_notation_latex: None,
             store: None,
             resumed_from: None,
+            held: None,
         }
     }
 

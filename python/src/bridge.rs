@@ -16,7 +16,7 @@ use octal::formats::{self, BFileError, Format, FormatError, ValueWriter};
 use octal::games::cookie_cutter::{self, Cutter, Grid, Method, SolveError, Solver};
 use octal::games::vertex_deletion::{self, Digraph, Variant};
 use octal::games::GameError;
-use octal::period::{self, Bound, Detector, Notation, Period};
+use octal::period::{self, Bound, Detector, Notation};
 use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
 use octal::stats::Stats;
 use octal::store::checkpoint;
@@ -389,10 +389,7 @@ pub fn summary(o: &Opened) -> Result<String> {
                 EngineInfo::default(),
             );
             summary.period_provable = period_provable(f.code());
-            summary.period = h
-                .period
-                .clone()
-                .and_then(|p| serde_json::from_value::<Period>(p).ok());
+            summary.period = o.period();
             if let Some(p) = summary.period {
                 let end = (p.preperiod + p.period).min(f.count());
                 if end <= 200 {

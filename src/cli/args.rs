@@ -2,6 +2,7 @@
 //! (codes, counts, thread counts).
 
 use octal::count::parse_count;
+use octal::engine::MaskSpec;
 
 use super::prelude::*;
 
@@ -36,6 +37,15 @@ impl EngineOpts {
         threads(self.threads)
     }
 
+    /// Whether an engine or a mask other than the default was asked for.
+    pub fn chosen(&self) -> bool {
+        self.engine != EngineKind::default()
+            || !self
+                .mask
+                .parse::<MaskSpec>()
+                .is_ok_and(|m| m == MaskSpec::Auto)
+    }
+
     /// The job of computing `to` values of `code` this way.
     pub fn job(&self, code: Code, to: u64) -> Result<Job> {
         Ok(Job {
@@ -51,7 +61,8 @@ impl EngineOpts {
 /// Options of runs kept in a store.
 #[derive(clap::Args)]
 pub struct StoreOpts {
-    /// Seconds between checkpoints (fractions allowed).
+    /// Seconds between checkpoints (fractions allowed; one beyond 10^19,
+    /// or inf: only at the end and on a signal).
     #[arg(long, default_value_t = octal::store::checkpoint::CHECKPOINT_SECONDS, value_name = "SECS")]
     pub checkpoint_every: f64,
     /// Values per checksummed chunk of a new store.
@@ -61,8 +72,14 @@ pub struct StoreOpts {
 
 impl StoreOpts {
     pub fn every(&self) -> Result<Duration> {
-        Duration::try_from_secs_f64(self.checkpoint_every)
-            .map_err(|_| input("--checkpoint-every must be a number of seconds ≥ 0"))
+        let secs = self.checkpoint_every;
+        if secs.is_nan() || secs < 0.0 {
+            return Err(input(format!(
+                "--checkpoint-every {secs}: must be a number of seconds ≥ 0"
+            )));
+        }
+        // Longer than a Duration holds (~1.8·10^19 s) is never on the timer.
+        Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
     }
 }
 
@@ -78,6 +95,11 @@ pub struct NotationOpts {
 }
 
 impl NotationOpts {
+    /// Whether `--notation` was given.
+    pub fn asked(&self) -> bool {
+        self.notation.is_some()
+    }
+
     /// Puts the full notation of `seq`'s period into `s`, or into the file
     /// asked for (and says so on stderr).
     pub fn apply(&self, s: &mut Summary, seq: SeqRef<'_>) -> Result<()> {

@@ -94,16 +94,19 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
 
 /// The values of one side of `compare`, and its proven period: a code is
 /// computed to `to` (stopping at a proof), a store or an exported file read
-/// whole, its period found by the detector over what it holds.
+/// whole, with the period it records (or, for a file exported without one,
+/// the period the detector finds in its values).
 fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Option<Period>)> {
     let path = Path::new(s);
     if path.is_file() {
         let opened = open_saved(path)?;
         let values = opened.read(0, opened.len())?.to_u32();
-        let code = opened.code();
-        let mut d = octal::period::Detector::new(code);
-        d.feed(&values);
-        return Ok((values, d.proven()));
+        let period = opened.period().or_else(|| {
+            let mut d = octal::period::Detector::new(opened.code());
+            d.feed(&values);
+            d.proven()
+        });
+        return Ok((values, period));
     }
     let job = engine.job(parse_code(s)?, to)?;
     let outcome = run::run_until(&job, true, &mut |_| {})?;

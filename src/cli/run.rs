@@ -74,7 +74,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let Some(sizes) = window.sizes()? {
         let path =
             (!no_store).then(|| store.unwrap_or_else(|| octal::window::default_path(&job.code)));
-        return super::window::run(&job, sizes, export, path, report, keep_going, &store_opts);
+        return super::window::run(
+            &job,
+            sizes,
+            export,
+            path,
+            super::window::How {
+                report,
+                keep_going,
+                notation: &notation,
+                store_opts: &store_opts,
+            },
+        );
     }
     if !no_store {
         let path = store.unwrap_or_else(|| default_store(&job.code));
@@ -108,9 +119,25 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
         store_opts,
     } = args;
     if octal::window::file::detect(&path) {
+        if engine.chosen() {
+            return Err(input(format!(
+                "{}: a windowed run goes on with the sparse engine and the mask it chose; drop --engine and --mask",
+                path.display()
+            )));
+        }
         let to = to.map(|t| parse_to("to", &t)).transpose()?;
         let threads = engine.threads()?;
-        return super::window::resume(&path, to, threads, report, keep_going, &store_opts);
+        return super::window::resume(
+            &path,
+            to,
+            threads,
+            super::window::How {
+                report,
+                keep_going,
+                notation: &notation,
+                store_opts: &store_opts,
+            },
+        );
     }
     if seqfile::detect(&path)? == Some(Kind::SeqFile) {
         return Err(input(format!(

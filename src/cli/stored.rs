@@ -82,6 +82,19 @@ pub fn stored_run(
     notation: &NotationOpts,
 ) -> Result<ExitCode> {
     let every = opts.every()?;
+    if let Some(why) = nothing_to_compute(&store, &job, keep_going) {
+        let path = store.path().display();
+        if job.engine != EngineKind::default() || job.mask != octal::engine::MaskSpec::Auto {
+            return Err(input(format!(
+                "{path}: --engine and --mask would not be used: nothing to compute ({why}); drop them (`octal verify {path} --recompute K` checks values with the reference engine)"
+            )));
+        }
+        // A proven period is in the summary; a --to the store holds is
+        // said (it is not what was asked for, or took no time).
+        if job.to <= store.good() {
+            eprintln!("octal: {path}: nothing to compute: {why}");
+        }
+    }
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     warn_lost_slot(store.path(), octal::store::checkpoint::lost_slot(&store));
     let bar = progress_bar(job.to, report.quiet || report.json);
@@ -96,4 +109,28 @@ pub fn stored_run(
     notation.apply(&mut summary, store.view(0, store.good()))?;
     print_summary(&summary, report.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why a run of `job` on `store` computes nothing, if it does not: the
+/// store holds the values asked for (a --to below what it holds is the
+/// summary of that prefix), or it proves the period and the run would stop
+/// there.
+fn nothing_to_compute(store: &Store, job: &Job, keep_going: bool) -> Option<String> {
+    let held = store.good();
+    if job.to < held {
+        return Some(format!(
+            "it holds {held} values; this is the summary of the first {}",
+            job.to
+        ));
+    }
+    if job.to == held {
+        return Some(format!("it holds the {held} values asked for"));
+    }
+    let proven = octal::store::checkpoint::restore_detector(store).proven();
+    proven.filter(|_| !keep_going).map(|p| {
+        format!(
+            "it holds {held} values and proves the period {} (preperiod {}) at {}; --keep-going computes on to {}",
+            p.period, p.preperiod, p.proven_at, job.to
+        )
+    })
 }

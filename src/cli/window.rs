@@ -51,6 +51,15 @@ fn report(e: WindowError) -> anyhow::Error {
     }
 }
 
+/// How a windowed run is driven and reported: the flags of `run` and
+/// `resume` that it shares with a stored run.
+pub struct How<'a> {
+    pub report: Report,
+    pub keep_going: bool,
+    pub notation: &'a NotationOpts,
+    pub store_opts: &'a StoreOpts,
+}
+
 /// `octal run CODE --to N --window W`: a new windowed run, or the one
 /// already checkpointed at the path (of the same code).
 pub fn run(
@@ -58,13 +67,16 @@ pub fn run(
     sizes: Sizes,
     export: Option<PathBuf>,
     path: Option<PathBuf>,
-    report_opts: Report,
-    keep_going: bool,
-    opts: &StoreOpts,
+    how: How,
 ) -> Result<ExitCode> {
     if job.engine != EngineKind::Sparse {
         return Err(input(
             "--window runs the sparse engine only (drop --engine)",
+        ));
+    }
+    if job.mask != octal::engine::MaskSpec::Auto {
+        return Err(input(
+            "--window chooses its own sparse-space mask (drop --mask)",
         ));
     }
     if job.to == 0 {
@@ -77,10 +89,11 @@ pub fn run(
         )));
     }
     let mut w = open_or_new(job, sizes, path.as_deref())?;
+    check_reach(&w)?;
     if let Some(x) = &export {
         w.export_to(x).map_err(report)?;
     }
-    drive(w, report_opts, keep_going, opts)
+    drive(w, how)
 }
 
 /// The windowed run of `job` checkpointed at `path` (which must be of the
@@ -110,25 +123,43 @@ fn open_or_new(job: &Job, sizes: Sizes, path: Option<&Path>) -> Result<Windowed>
 }
 
 /// `octal resume PATH` of a windowed run's checkpoint.
-pub fn resume(
-    path: &Path,
-    to: Option<u64>,
-    threads: usize,
-    report_opts: Report,
-    keep_going: bool,
-    opts: &StoreOpts,
-) -> Result<ExitCode> {
+pub fn resume(path: &Path, to: Option<u64>, threads: usize, how: How) -> Result<ExitCode> {
     if to == Some(0) {
         return Err(JobError::Empty.into());
     }
     let w = Windowed::resume(path, to, threads).map_err(report)?;
-    drive(w, report_opts, keep_going, opts)
+    check_reach(&w)?;
+    drive(w, how)
+}
+
+/// Refuses a target below what a windowed run has done (it holds no
+/// prefix to summarise), and says when there is nothing to compute.
+fn check_reach(w: &Windowed) -> Result<()> {
+    let (done, to) = (w.meta().done, w.meta().to);
+    let path = w
+        .path()
+        .map_or("the run".into(), |p| p.display().to_string());
+    if to < done {
+        return Err(input(format!(
+            "{path} has done {done} values and a window keeps too few to summarise the first {to}; give --to {done} or more"
+        )));
+    }
+    if to == done {
+        eprintln!("octal: {path}: nothing to compute: it has done the {done} values asked for");
+    }
+    Ok(())
 }
 
 /// Runs `w` to its end with progress, checkpoints and signals, then
-/// prints its summary.
-fn drive(mut w: Windowed, r: Report, keep_going: bool, opts: &StoreOpts) -> Result<ExitCode> {
-    let every = opts.every()?;
+/// prints its summary (with the notation `notation` asks for).
+fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
+    let How {
+        report: r,
+        keep_going,
+        notation,
+        store_opts,
+    } = how;
+    let every = store_opts.every()?;
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let bar = progress_bar(w.meta().to, r.quiet || r.json);
     if let Some(bar) = &bar {
@@ -153,16 +184,54 @@ fn drive(mut w: Windowed, r: Report, keep_going: bool, opts: &StoreOpts) -> Resu
             return Ok(ExitCode::from(status as u8));
         }
         WindowEnding::Halted(why) => {
-            let s = w.summary();
+            let mut s = w.summary();
+            let unkept = apply_notation(&mut w, &mut s.summary, notation)?;
             print(&s, r.json)?;
             eprintln!("octal: stopped: {why}");
+            if let Some(e) = unkept {
+                eprintln!("octal: {e}");
+            }
             return Ok(ExitCode::from(window::EXIT_UNDECIDED));
         }
         WindowEnding::Done => {}
     }
-    let s = w.summary();
+    let mut s = w.summary();
+    let unkept = apply_notation(&mut w, &mut s.summary, notation)?;
     print(&s, r.json)?;
-    Ok(ExitCode::SUCCESS)
+    match unkept {
+        Some(e) => Err(input(e)),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `--notation` of a windowed run, from the values it still holds; when
+/// it no longer holds the first period's, why it cannot be written (the
+/// run itself is done and saved).
+fn apply_notation(
+    w: &mut Windowed,
+    s: &mut Summary,
+    notation: &NotationOpts,
+) -> Result<Option<String>> {
+    if !notation.asked() {
+        return Ok(None);
+    }
+    let end = s
+        .period
+        .or(s.apparent_period)
+        .map_or(0, |p| p.preperiod + p.period);
+    let kept = w.kept_values();
+    let first: Option<Vec<u16>> = (0..end as usize)
+        .map(|n| kept.get(n).map(|v| v as u16))
+        .collect();
+    match first {
+        Some(g) => notation.apply(s, SeqRef::U16(&g)).map(|()| None),
+        None => Ok(Some(format!(
+            "--notation: the first period ends at G({}), but the window holds only G(0..{}) and G({}..) now; a run with --store keeps every value",
+            end - 1,
+            kept.prefix.len(),
+            kept.lo
+        ))),
+    }
 }
 
 /// The summary of a windowed run: as a full run's, then the window's

@@ -110,14 +110,27 @@ pub struct StoredOutcome {
 /// The period detector saved with the store's checkpoint, or a new one
 /// fed the values when there is none (or it does not match them).
 pub fn restore_detector(store: &Store) -> Detector {
+    detector_of(store, store.good())
+}
+
+/// The period detector of the store's first `n` values (`n` ≤ what it
+/// holds): the one saved with the checkpoint when it was fed exactly
+/// those, or when it holds a proof that they reach (a proven detector
+/// stops where the proof was made, and the proof stands however far the
+/// run went on); else a new one fed G(0..n). Every command that reads a
+/// store's period reads it here, so a proven period recorded in a store
+/// is never lost to a detector run again.
+pub fn detector_of(store: &Store, n: u64) -> Detector {
     let cp = store.checkpoint();
+    let n = n.min(cp.good);
     if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
-        if d.seen() == cp.good {
+        let proven_by_n = d.proven().is_some_and(|p| p.proven_at <= n);
+        if d.kept_from() == 0 && ((n == cp.good && d.seen() == n) || proven_by_n) {
             return d;
         }
     }
     let mut d = Detector::new(store.code());
-    feed(&mut d, store.view(0, cp.good));
+    feed(&mut d, store.view(0, n));
     d
 }
 
@@ -142,8 +155,7 @@ pub fn run_stored(
     let (stats, seconds, ending, detector) = if job.to <= cp.good {
         // Nothing to compute: summarise the prefix asked for (with the
         // time it took when that is the whole store).
-        let mut detector = Detector::new(&job.code);
-        feed(&mut detector, store.view(0, job.to));
+        let detector = detector_of(store, job.to);
         if job.to == cp.good {
             (cp.stats.clone(), cp.seconds, Ending::Done, detector)
         } else {
@@ -180,7 +192,11 @@ pub fn run_stored(
     let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), info);
     summary.set_period(&detector, store.view(0, stats.values));
     summary.store = Some(store.path().display().to_string());
-    summary.resumed_from = resumed_from;
+    if job.to < cp.good {
+        summary.held = Some(cp.good);
+    } else {
+        summary.resumed_from = resumed_from;
+    }
     Ok(StoredOutcome { summary, ending })
 }
 

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use crate::code::Code;
+use crate::period::Period;
 use crate::seq::{Seq, SeqRef};
 use crate::store::checkpoint::{self, Verdict};
 use crate::store::seqfile::{self, Kind, SeqFile};
@@ -87,6 +88,20 @@ impl Opened {
         match self {
             Opened::Store(s, _) => s.checkpoint().stats.max_value,
             Opened::File(f) => f.header().max_value,
+        }
+    }
+
+    /// The proven period the file records: a store's (see
+    /// [`checkpoint::detector_of`]), an exported file's header's. `None`
+    /// when none was proven (or a file's header has none it can read).
+    pub fn period(&self) -> Option<Period> {
+        match self {
+            Opened::Store(s, _) => checkpoint::restore_detector(s).proven(),
+            Opened::File(f) => f
+                .header()
+                .period
+                .clone()
+                .and_then(|p| serde_json::from_value(p).ok()),
         }
     }
 

@@ -549,9 +549,7 @@ pub fn write_to(
     store.check_chunks()?;
     let mut cp = store.checkpoint().clone();
     let frame_values = frame_values.max(1);
-    let period = serde_json::from_slice::<crate::period::Detector>(&cp.period_state)
-        .ok()
-        .and_then(|d| d.proven());
+    let period = crate::store::checkpoint::restore_detector(store).proven();
     if let Some(count) = count.filter(|&c| c < cp.good) {
         // A prefix: its own statistics, and the period only if the prefix
         // already proves it.
