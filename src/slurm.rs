@@ -185,10 +185,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), SlurmError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(err)?;
     }
-    // Write beside, then rename: a reader never sees half a file.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    // Written beside, then renamed: a reader never sees half a file.
+    crate::store::output::write_file_io(path, text.as_bytes()).map_err(err)
 }
 
 /// The job-array script for a family in `dir`, running `octal` at `exe`.

@@ -261,7 +261,7 @@ fn run_code(
         seconds,
     };
     let json = serde_json::to_vec(&result)?;
-    std::fs::write(&result_path, json)
+    octal::store::output::write_file_io(&result_path, &json)
         .with_context(|| format!("cannot write {}", result_path.display()))?;
     Ok(result)
 }
@@ -314,7 +314,8 @@ fn tables(
     let table = Table { results, eq: &eq };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        octal::store::output::write_file_io(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))
     };
     write("census.csv", table.csv())?;
     write("census.jsonl", table.json_lines())?;
