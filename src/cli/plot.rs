@@ -174,7 +174,15 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
         Source::Code(_) => None,
     };
     let inputs: Vec<&Path> = input.iter().map(PathBuf::as_path).collect();
-    let mut out = octal::store::output::Output::create(&output, true, &inputs)?;
+    let mut out = octal::store::output::Output::create(&output, true, &inputs).map_err(|e| {
+        let io = matches!(e, StoreError::Io { .. });
+        let e = anyhow::Error::from(e);
+        if io {
+            e.context(format!("cannot write {}", output.display()))
+        } else {
+            e
+        }
+    })?;
     let picture = plot_source(source, &mut opts, format, quiet, &engine)?;
     out.file()
         .write_all(&picture.bytes)

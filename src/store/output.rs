@@ -307,8 +307,14 @@ impl PathLock {
         // The file is removed by a holder letting go: make sure the one
         // locked is still the one the name gives.
         for _ in 0..10 {
-            let (file, made) =
-                lock_open(&lock, true).map_err(StoreError::io(&lock, "creating the lock file"))?;
+            let (file, made) = lock_open(&lock, true).map_err(|e| {
+                if e.kind() == io::ErrorKind::NotFound {
+                    // No such directory: say it of the path asked for.
+                    StoreError::io(path, "creating")(e)
+                } else {
+                    StoreError::io(&lock, "creating the lock file")(e)
+                }
+            })?;
             if !file.metadata().is_ok_and(|m| m.is_file()) {
                 return Err(StoreError::io(&lock, "creating the lock file")(
                     io::Error::other("not a regular file"),

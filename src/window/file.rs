@@ -65,11 +65,13 @@ impl Locked {
         }
         let lock = PathLock::acquire(path)?;
         // A store being written at `path` holds an flock on the file.
-        if let Ok(f) = File::open(path) {
+        let regular = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+        if let Some(f) = regular.then(|| File::open(path).ok()).flatten() {
             if fs2::FileExt::try_lock_shared(&f).is_err() {
                 return Err(StoreError::Locked(path.to_owned()));
             }
         }
+        output::remove_stale_temps(path);
         Ok(Locked {
             path: path.to_owned(),
             _lock: lock,
