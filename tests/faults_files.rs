@@ -163,7 +163,8 @@ fn interrupt(child: &Child) {
 
 /// A windowed run of 0.6 to 2^40, checkpointed in `store`, started in
 /// `cwd` with `extra` arguments and stopped by Ctrl-C once it has run
-/// a moment: the values it checkpointed.
+/// a moment after its first checkpoint: the values it checkpointed
+/// (more than none).
 fn interrupted_window(cwd: &Path, store: &Path, extra: &[&str]) -> u64 {
     let mut args = vec![
         "run",
@@ -175,7 +176,7 @@ fn interrupted_window(cwd: &Path, store: &Path, extra: &[&str]) -> u64 {
         "--store",
         p(store),
         "--checkpoint-every",
-        "1000",
+        "0.1",
         "--quiet",
         "--keep-going",
     ];
@@ -187,8 +188,9 @@ fn interrupted_window(cwd: &Path, store: &Path, extra: &[&str]) -> u64 {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for(Path::new(&format!("{}.lock", store.display())));
-    sleep(Duration::from_millis(300));
+    // The first checkpoint comes after values are made.
+    wait_for(store);
+    sleep(Duration::from_millis(100));
     interrupt(&child);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
@@ -535,6 +537,62 @@ fn two_writers_of_one_path_at_once() {
             format!("window and store: {:?}", verifies(&store, None))
         });
     }
+    // Writers that meet a windowed run writing its export: refused at
+    // once, and the run's file whole after it.
+    let export = d.join("busy.oseq");
+    let store = make_store(d, "small.octal", "0.6", 1000);
+    let busy = d.join("busy.window");
+    let child = octal()
+        .args([
+            "run",
+            "0.6",
+            "--to",
+            "2^40",
+            "--window",
+            "2^20",
+            "--store",
+            p(&busy),
+            "--export",
+            p(&export),
+            "--quiet",
+            "--keep-going",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(Path::new(&format!("{}.lock", export.display())));
+    let others: [&[&str]; 3] = [
+        &["export", p(&store), "-o", p(&export), "--force"],
+        &[
+            "plot",
+            "0.6",
+            "--to",
+            "100",
+            "-o",
+            p(&export),
+            "--format",
+            "png",
+        ],
+        &["run", "0.6", "--to", "1000", "--store", p(&export)],
+    ];
+    for args in others {
+        let r = run(args);
+        t.check(
+            one_line_error(&r, Some(1)).is_ok() && text(&r.stderr).contains("in use"),
+            || format!("{} during a run's export: {}", args[0], text(&r.stderr)),
+        );
+    }
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    t.check(out.status.code() == Some(130), || text(&out.stderr));
+    let done = octal::window::file::read(&busy).unwrap().0.done;
+    let r = run(&["resume", p(&busy), "--to", &done.to_string(), "--quiet"]);
+    t.check(r.status.success(), || text(&r.stderr));
+    t.check(
+        verifies(&export, Some(done)).is_ok() && right_values(&export, done).is_ok(),
+        || format!("the run's export: {:?}", verifies(&export, Some(done))),
+    );
     t.done();
 }
 
