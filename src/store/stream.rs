@@ -13,7 +13,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -73,8 +73,9 @@ pub struct Streamer {
     index: File,
     buf: Vec<u16>,
     /// The finished file at `state.path` that a run killed just after
-    /// putting it in place left, taken back to go on: replaced at the end.
-    adopted: bool,
+    /// putting it in place left, taken back to go on (its device and
+    /// inode): replaced at the end if it is still there.
+    adopted: Option<(u64, u64)>,
     _lock: PathLock,
 }
 
@@ -135,7 +136,7 @@ impl Streamer {
             file,
             index,
             buf: Vec::new(),
-            adopted: false,
+            adopted: None,
             _lock: lock,
         })
     }
@@ -150,25 +151,25 @@ impl Streamer {
         let (part, idx) = (state.part(), state.index());
         let io = |what| StoreError::io(&part, what);
         let mut state = state.clone();
-        let mut adopted = false;
+        let mut adopted = None;
         let file = match reopen(&part) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let (file, p) = Streamer::take_back(&state, code)?;
+                let (file, p, identity) = Streamer::take_back(&state, code)?;
                 state.part = Some(p);
-                adopted = true;
+                adopted = Some(identity);
                 file
             }
             r => r.map_err(io("reopening the export"))?,
         };
         let index = match reopen(&idx) {
-            Err(e) if adopted && e.kind() == std::io::ErrorKind::NotFound => {
+            Err(e) if adopted.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
                 let (index, p) = lasting_temp(&state.path, "idx.")?;
                 state.index = Some(p);
                 index
             }
             r => r.map_err(io("reopening the export's index"))?,
         };
-        if adopted {
+        if adopted.is_some() {
             // The index entries of the frames kept, from the file's own
             // index.
             let entries = SeqFile::open(&state.path)?.index_entries();
@@ -209,9 +210,13 @@ impl Streamer {
 
     /// The finished file at `state.path`, if this export made it (its
     /// code, frame size and the place of frame `state.frames` agree with
-    /// the checkpoint), copied to a new temporary file to go on from.
-    /// The finished file stays in place until the new one replaces it.
-    fn take_back(state: &StreamState, code: &str) -> Result<(File, PathBuf), StoreError> {
+    /// the checkpoint), copied to a new temporary file to go on from: that
+    /// file, its path, and the finished file's device and inode. The
+    /// finished file stays in place until the new one replaces it.
+    fn take_back(
+        state: &StreamState,
+        code: &str,
+    ) -> Result<(File, PathBuf, (u64, u64)), StoreError> {
         let missing = || {
             StoreError::io(&state.part(), "reopening the export")(std::io::Error::from(
                 std::io::ErrorKind::NotFound,
@@ -234,11 +239,15 @@ impl Streamer {
         if !ours {
             return Err(missing());
         }
+        let src = File::open(&state.path).map_err(|_| missing())?;
+        let identity = src
+            .metadata()
+            .map(|m| (m.dev(), m.ino()))
+            .map_err(|_| missing())?;
         let (mut file, p) = lasting_temp(&state.path, "part.")?;
-        let copied = File::open(&state.path)
-            .and_then(|src| std::io::copy(&mut std::io::Read::take(src, state.at), &mut file));
+        let copied = std::io::copy(&mut std::io::Read::take(src, state.at), &mut file);
         match copied {
-            Ok(n) if n == state.at => Ok((file, p)),
+            Ok(n) if n == state.at => Ok((file, p, identity)),
             r => {
                 let _ = fs::remove_file(&p);
                 Err(StoreError::io(
@@ -341,7 +350,10 @@ impl Streamer {
         // Linked into place: a file that appeared at the path during the
         // run is not replaced (only the one this export made and took
         // back after a crash).
-        output::place(&part, &st.path, self.adopted)?;
+        let ours = self.adopted.is_some()
+            && fs::symlink_metadata(&st.path)
+                .is_ok_and(|m| Some((m.dev(), m.ino())) == self.adopted);
+        output::place(&part, &st.path, ours)?;
         let _ = fs::remove_file(st.index());
         Ok(st.path)
     }
