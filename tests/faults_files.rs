@@ -562,8 +562,11 @@ fn two_writers_of_one_path_at_once() {
         .spawn()
         .unwrap();
     wait_for(Path::new(&format!("{}.lock", export.display())));
-    let others: [&[&str]; 3] = [
+    let lock = format!("{}.lock", busy.display());
+    let others: [&[&str]; 4] = [
         &["export", p(&store), "-o", p(&export), "--force"],
+        // The run's lock file itself, named as an output.
+        &["plot", "0.6", "--to", "100", "-o", &lock, "--format", "png"],
         &[
             "plot",
             "0.6",

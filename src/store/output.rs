@@ -84,6 +84,10 @@ pub fn check(out: &Path, replace: bool, inputs: &[&Path]) -> Result<(), StoreErr
         Ok(_) if !replace => Err(refuse("already exists; add --force to replace it")),
         Ok(_) => match holds_a_run(out) {
             Some(what) => Err(refuse(&format!("is {what}, which octal never replaces"))),
+            // A file another process holds locked (a lock file of octal's).
+            None if File::open(out).is_ok_and(|f| fs2::FileExt::try_lock_shared(&f).is_err()) => {
+                Err(StoreError::InUse(out.to_owned()))
+            }
             None => Ok(()),
         },
     }
