@@ -335,9 +335,11 @@ pub fn to_json_lines(rows: &[Row]) -> String {
 pub fn write_tables(rows: &[Row], dir: &Path) -> Result<(), FamilyError> {
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|source| FamilyError::Write {
-            path: path.display().to_string(),
-            error: source,
+        crate::store::output::write_file_io(&path, text.as_bytes()).map_err(|source| {
+            FamilyError::Write {
+                path: path.display().to_string(),
+                error: source,
+            }
         })
     };
     std::fs::create_dir_all(dir).map_err(|source| FamilyError::Write {

@@ -242,37 +242,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), SlurmError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(err)?;
     }
-    replace_file(path, text.as_bytes()).map_err(err)
-}
-
-/// Writes `bytes` to `path` whole or not at all: into a new file of this
-/// process beside it (created exclusively, so never through a link), then
-/// renamed over `path` (which replaces a link at `path`, never its
-/// target). The temporary file is removed if anything fails.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let tmp = path.with_file_name(format!(
-        ".{name}.{}.{}-{nanos:x}.tmp",
-        std::process::id(),
-        MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    // Written beside, then renamed: a reader never sees half a file.
+    crate::store::output::write_file_io(path, text.as_bytes()).map_err(err)
 }
 
 /// The job-array script for a family in `dir`, running `octal` at `exe`.

@@ -89,6 +89,7 @@ impl From<StoreError> for Error {
             | StoreError::Version { path: p, .. }
             | StoreError::Damaged { path: p, .. }
             | StoreError::Locked(p)
+            | StoreError::InUse(p)
             | StoreError::Exists(p)
             | StoreError::Output { path: p, .. }
             | StoreError::NoSpace { path: p, .. }
@@ -429,7 +430,7 @@ pub fn write(
     stop: &AtomicUsize,
     meter: &Meter,
 ) -> Result<bool> {
-    let mut w = FileWriter::create(out, format, from, offset)?;
+    let mut w = FileWriter::create(out, &[o.path()], format, from, offset)?;
     let (mut stopped, mut done) = (false, 0);
     let written = o.for_range(from, to, |piece| {
         if stop.load(Ordering::SeqCst) != 0 {
@@ -453,19 +454,35 @@ pub fn write(
     Ok(true)
 }
 
-/// Values written to a file in one of the text formats, piece by piece.
+/// Values written to a file in one of the text formats, piece by piece,
+/// in a temporary file put in place by [`FileWriter::finish`] (the rules
+/// of [`store::output`]: an existing regular file is replaced, never a
+/// file read, a device, a directory or a symbolic link).
 pub struct FileWriter {
     w: ValueWriter<BufWriter<File>>,
+    out: store::output::Output,
     path: PathBuf,
 }
 
 impl FileWriter {
-    /// Creates (or truncates) `path` for G(start), … in `format`.
-    pub fn create(path: &Path, format: &str, start: u64, offset: u64) -> Result<FileWriter> {
+    /// Starts `path` for G(start), … in `format`; `inputs` are the files
+    /// the values come from.
+    pub fn create(
+        path: &Path,
+        inputs: &[&Path],
+        format: &str,
+        start: u64,
+        offset: u64,
+    ) -> Result<FileWriter> {
         let format: Format = format.parse()?;
-        let file = File::create(path).map_err(|e| io_error(path, "creating", e))?;
+        let mut out = store::output::Output::create(path, true, inputs).map_err(Error::from)?;
+        let file = out
+            .file()
+            .try_clone()
+            .map_err(|e| io_error(path, "creating", e))?;
         Ok(FileWriter {
             w: ValueWriter::new(BufWriter::new(file), format, start, offset),
+            out,
             path: path.to_owned(),
         })
     }
@@ -484,21 +501,25 @@ impl FileWriter {
         }
     }
 
-    /// Writes what is buffered and closes the file.
+    /// Writes what is buffered and puts the file in place.
     pub fn finish(self) -> Result<()> {
         let path = self.path;
         self.w
             .finish()
             .map(drop)
-            .map_err(|e| io_error(&path, "writing", e))
+            .map_err(|e| io_error(&path, "writing", e))?;
+        self.out.commit().map_err(Error::from)
     }
 
-    /// Gives up: the file is removed.
+    /// Gives up: the temporary file is removed, and nothing else.
     pub fn abandon(self) {
-        let path = self.path;
-        drop(self.w);
-        let _ = std::fs::remove_file(path);
+        drop(self);
     }
+}
+
+/// Writes `data` to `path` as [`FileWriter`] does.
+pub fn write_file(path: &Path, data: &[u8], inputs: &[&Path]) -> Result<()> {
+    store::output::write_file(path, data, inputs).map_err(Error::from)
 }
 
 /// The text of `values` (G(start), …) in `format`; `header`: with the CSV

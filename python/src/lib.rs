@@ -632,7 +632,7 @@ fn write_pieces<V: Value>(
     start: u64,
     offset: u64,
 ) -> PyResult<()> {
-    let mut w = bridge::FileWriter::create(path, format, start, offset).or_raise(py)?;
+    let mut w = bridge::FileWriter::create(path, &[], format, start, offset).or_raise(py)?;
     for piece in values.chunks(1 << 22) {
         let written = py.detach(|| w.write(piece)).or_raise(py);
         if let Err(e) = written.and_then(|()| py.check_signals()) {
@@ -641,6 +641,16 @@ fn write_pieces<V: Value>(
         }
     }
     py.detach(|| w.finish()).or_raise(py)
+}
+
+/// Writes `data` to the file `path` by the rules every writer follows
+/// (never over one of `inputs`, a device, a directory or a symbolic
+/// link; an existing regular file is replaced).
+#[pyfunction]
+fn write_file(py: Python<'_>, path: PathBuf, data: &[u8], inputs: Vec<PathBuf>) -> PyResult<()> {
+    let inputs: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+    py.detach(|| bridge::write_file(&path, data, &inputs))
+        .or_raise(py)
 }
 
 /// The text of `values` (G(start), …) in `format`, as bytes.
@@ -812,6 +822,7 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(write_values, m)?)?;
+    m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;
     m.add_function(wrap_pyfunction!(read_bfile, m)?)?;
     m.add_function(wrap_pyfunction!(cookie_cutter, m)?)?;

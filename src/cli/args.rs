@@ -128,7 +128,8 @@ impl NotationOpts {
             text.unwrap_or_default(),
             latex.unwrap_or_default()
         );
-        std::fs::write(dest, body).with_context(|| format!("writing {}", dest.display()))?;
+        octal::store::output::write_file_io(dest, body.as_bytes())
+            .with_context(|| format!("writing {}", dest.display()))?;
         eprintln!(
             "octal: the notation of period {} (preperiod {}) is in {}: text, then LaTeX",
             p.period,

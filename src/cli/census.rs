@@ -399,8 +399,11 @@ fn run_code(
         checksum: checksum_to(&store, reach),
     };
     let path = result_path(dir, &e.code);
-    octal::slurm::replace_file(&path, Kept::new(result.clone(), facts).to_json().as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    octal::store::output::write_file_io(
+        &path,
+        Kept::new(result.clone(), facts).to_json().as_bytes(),
+    )
+    .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(result)
 }
 
@@ -444,7 +447,7 @@ fn tables(
     let table = Table { results, eq: &eq };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
-        octal::slurm::replace_file(&path, text.as_bytes())
+        octal::store::output::write_file_io(&path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     };
     write("census.csv", table.csv())?;

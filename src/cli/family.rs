@@ -321,7 +321,8 @@ fn plot_member(store: &Path, summary: &Summary, out: &Path) -> Result<()> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot write {}", dir.display()))?;
     }
-    std::fs::write(out, picture.bytes).with_context(|| format!("cannot write {}", out.display()))
+    octal::store::output::write_file_io(out, &picture.bytes)
+        .with_context(|| format!("cannot write {}", out.display()))
 }
 
 /// Writes the tables and prints them; exit 1 if a member failed.

@@ -165,29 +165,29 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // Fail on an unwritable path before computing anything: the
-    // picture goes to a temporary file next to it, renamed into
-    // place once complete, so a full disk leaves no empty picture.
-    let tmp = plot_temp(&output)?;
-    let written = plot_source(source, &mut opts, format, quiet, &engine).and_then(|p| {
-        use std::io::Write as _;
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&tmp)
-            .with_context(|| format!("cannot write {}", output.display()))?;
-        f.write_all(&p.bytes)
-            .and_then(|()| f.sync_all())
-            .with_context(|| format!("writing {}", output.display()))?;
-        std::fs::rename(&tmp, &output)
-            .with_context(|| format!("cannot write {}", output.display()))?;
-        Ok(p)
-    });
-    let picture = match written {
-        Ok(p) => p,
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
+    // picture goes to a temporary file next to it, put in place once
+    // complete, so a full disk leaves no empty picture. An existing
+    // picture is replaced; the file drawn from, a device, a directory or
+    // a symbolic link never is.
+    let input = match &source {
+        Source::File(p) => Some(p.clone()),
+        Source::Code(_) => None,
     };
+    let inputs: Vec<&Path> = input.iter().map(PathBuf::as_path).collect();
+    let mut out = octal::store::output::Output::create(&output, true, &inputs).map_err(|e| {
+        let io = matches!(e, StoreError::Io { .. });
+        let e = anyhow::Error::from(e);
+        if io {
+            e.context(format!("cannot write {}", output.display()))
+        } else {
+            e
+        }
+    })?;
+    let picture = plot_source(source, &mut opts, format, quiet, &engine)?;
+    out.file()
+        .write_all(&picture.bytes)
+        .with_context(|| format!("writing {}", output.display()))?;
+    out.commit()?;
     if !quiet {
         outln!(
             "wrote {} ({}x{}, G({}..{}), {})",
@@ -204,33 +204,6 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A new, empty temporary file next to the picture `output`; refuses an
-/// `output` that exists and is not a regular file.
-fn plot_temp(output: &Path) -> Result<PathBuf> {
-    if let Ok(m) = std::fs::symlink_metadata(output) {
-        if !m.is_file() {
-            return Err(input(format!(
-                "{}: refusing to write: it exists and is not a regular file",
-                output.display()
-            )));
-        }
-    }
-    let name = output
-        .file_name()
-        .map_or("plot".into(), |n| n.to_string_lossy().into_owned());
-    let dir = match output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .with_context(|| format!("cannot write {}", output.display()))?;
-    Ok(tmp)
 }
 
 /// Gets the values of a plot and draws them.

@@ -133,7 +133,7 @@ pub fn resume(path: &Path, to: Option<u64>, threads: usize, how: How) -> Result<
 }
 
 /// Refuses a target below what a windowed run has done (it holds no
-/// prefix to summarise), and says when there is nothing to compute.
+/// prefix to summarise), and says when there is nothing left to do.
 fn check_reach(w: &Windowed) -> Result<()> {
     let (done, to) = (w.meta().done, w.meta().to);
     let path = w
@@ -144,7 +144,8 @@ fn check_reach(w: &Windowed) -> Result<()> {
             "{path} has done {done} values and a window keeps too few to summarise the first {to}; give --to {done} or more"
         )));
     }
-    if to == done {
+    // A run whose export is still open has its finish left to do.
+    if to == done && w.meta().export.is_none() {
         eprintln!("octal: {path}: nothing to compute: it has done the {done} values asked for");
     }
     Ok(())

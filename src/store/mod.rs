@@ -18,6 +18,7 @@
 
 pub mod checkpoint;
 pub mod opened;
+pub mod output;
 pub mod seqfile;
 pub mod stream;
 
@@ -82,6 +83,8 @@ pub enum StoreError {
     Damaged { path: PathBuf, what: String },
     #[error("{0}: store is in use by another octal process; wait for it to finish or use another --store")]
     Locked(PathBuf),
+    #[error("{0}: in use by another octal process (a run or an export writes it); wait for it to finish or choose another path")]
+    InUse(PathBuf),
     #[error("{path} holds the sequence of {found}, not {wanted}; use another --store")]
     WrongCode {
         path: PathBuf,
@@ -556,42 +559,8 @@ pub struct Store {
     capacity: u64,
 }
 
-fn fsync_dir(path: &Path) -> Result<()> {
-    let dir = parent(path);
-    File::open(&dir)
-        .and_then(|d| d.sync_all())
-        .map_err(StoreError::io(&dir, "syncing directory"))
-}
-
 fn parent(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// A temporary file next to `path`, unique to this process.
-fn temp_path(path: &Path, what: &str) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or("store".into(), |n| n.to_string_lossy());
-    parent(path).join(format!(".{name}.{what}.{}.tmp", std::process::id()))
-}
-
-/// Removes temporary files a crashed writer of `path` left behind.
-fn remove_stale_temps(path: &Path) {
-    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return;
-    };
-    let prefix = format!(".{name}.");
-    if let Ok(dir) = fs::read_dir(parent(path)) {
-        for entry in dir.flatten() {
-            let n = entry.file_name().to_string_lossy().into_owned();
-            if n.starts_with(&prefix) && n.ends_with(".tmp") {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
+    output::dir_of(path)
 }
 
 /// Free bytes on the filesystem that holds (or will hold) `path`.
@@ -656,37 +625,38 @@ impl Store {
         if sb.super_len > MAX_SUPER_LEN {
             return Err(StoreError::CodeTooLong(sb.super_len));
         }
-        let tmp = temp_path(path, "new");
-        let mut store = Store::write_new(&tmp, sb, cp, 0, fill)?;
+        if output::PathLock::held(path) {
+            // A windowed run is starting at this path.
+            return Err(StoreError::Locked(path.to_owned()));
+        }
+        let (mut store, tmp) = Store::write_new(path, sb, cp, 0, fill)?;
         // A hard link fails if `path` appeared meanwhile: never clobber.
         let linked = fs::hard_link(&tmp, path);
-        let _ = fs::remove_file(&tmp);
+        drop(tmp);
         match linked {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(StoreError::Exists(path.to_owned()))
             }
             r => r.map_err(StoreError::io(path, "creating"))?,
         }
-        fsync_dir(path)?;
+        output::sync_dir(path)?;
         store.path = path.to_owned();
         Ok(store)
     }
 
-    /// Writes a complete store at `tmp`: superblock, `cp` in slot 0 and
-    /// values filled in by `fill` (given `g[..cp.good]`), all durable.
+    /// Writes a complete store in a new temporary file beside `path`:
+    /// superblock, `cp` in slot 0 and values filled in by `fill` (given
+    /// `g[..cp.good]`), all durable. The temporary file goes when its
+    /// [`tempfile::TempPath`] is dropped.
     fn write_new(
-        tmp: &Path,
+        path: &Path,
         sb: Superblock,
         cp: Checkpoint,
         seq: u64,
         fill: impl FnOnce(SeqMut<'_>) -> Result<()>,
-    ) -> Result<Store> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(tmp)
-            .map_err(StoreError::io(tmp, "creating"))?;
+    ) -> Result<(Store, tempfile::TempPath)> {
+        let (file, tmp_path) = output::temp_beside(path, "")?.into_parts();
+        let tmp: &Path = &tmp_path;
         file.try_lock()
             .map_err(|_| StoreError::Locked(tmp.to_owned()))?;
         let head = sb.encode();
@@ -721,11 +691,8 @@ impl Store {
             store.commit(cp.clone())?;
             store.commit(cp)
         })();
-        if let Err(e) = written {
-            let _ = fs::remove_file(tmp);
-            return Err(e);
-        }
-        Ok(store)
+        written?;
+        Ok((store, tmp_path))
     }
 
     /// Opens an existing store; `write` takes the writer's lock.
@@ -796,7 +763,7 @@ impl Store {
         };
         store.map(capacity, write)?;
         if write {
-            remove_stale_temps(path);
+            output::remove_stale_temps(path);
         }
         Ok(store)
     }
@@ -816,6 +783,10 @@ impl Store {
                 _ => false,
             };
             if same {
+                if output::PathLock::held(path) {
+                    // A windowed run or an export writes this path.
+                    return Err(StoreError::Locked(path.to_owned()));
+                }
                 return Ok(file);
             }
         }
@@ -1057,28 +1028,22 @@ impl Store {
         assert_eq!(self.cp.width, 2, "only u16 stores widen");
         let at = next.good;
         next.width = 4;
-        let tmp = temp_path(&self.path, "widen");
-        let _ = fs::remove_file(&tmp);
         let src = match self.view(0, at) {
             SeqRef::U16(v) => v,
             SeqRef::U32(_) => unreachable!(),
         };
-        let mut new = Store::write_new(&tmp, self.sb.clone(), next, self.seq, |dst| {
-            if let SeqMut::U32(dst) = dst {
-                dst.par_chunks_mut(1 << 20)
-                    .zip(src.par_chunks(1 << 20))
-                    .for_each(|(d, s)| d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as u32));
-            }
-            Ok(())
-        })?;
-        if let Err(e) = fs::rename(&tmp, &self.path) {
-            let _ = fs::remove_file(&tmp);
-            return Err(StoreError::io(
-                &self.path,
-                "replacing with the widened store",
-            )(e));
-        }
-        fsync_dir(&self.path)?;
+        let (mut new, tmp) =
+            Store::write_new(&self.path, self.sb.clone(), next, self.seq, |dst| {
+                if let SeqMut::U32(dst) = dst {
+                    dst.par_chunks_mut(1 << 20)
+                        .zip(src.par_chunks(1 << 20))
+                        .for_each(|(d, s)| d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as u32));
+                }
+                Ok(())
+            })?;
+        tmp.persist(&self.path)
+            .map_err(|e| StoreError::io(&self.path, "replacing with the widened store")(e.error))?;
+        output::sync_dir(&self.path)?;
         new.path = self.path.clone();
         *self = new;
         Ok(())

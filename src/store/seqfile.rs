@@ -4,8 +4,8 @@
 //! them back into a store, and `values` and `verify` read them. The layout
 //! is in docs/store.md.
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -285,6 +285,13 @@ impl SeqFile {
     pub fn frames(&self) -> usize {
         self.frames.len()
     }
+    /// The index entries: each frame's offset, length and checksum.
+    pub(crate) fn index_entries(&self) -> Vec<[u64; 3]> {
+        self.frames
+            .iter()
+            .map(|f| [f.offset, f.len, f.checksum])
+            .collect()
+    }
 
     /// Values `from..to` of frame `i`.
     fn frame_range(&self, i: usize) -> (u64, u64) {
@@ -419,67 +426,10 @@ pub struct ExportOptions<'a> {
     pub stop: Option<&'a std::sync::atomic::AtomicUsize>,
 }
 
-/// Refuses an output path that exists (unless `force`), is not a regular
-/// file (a device, a directory, a symbolic link: never replaced), or is
-/// the store being read.
-fn check_output(store: &Store, out: &Path, force: bool) -> Result<(), StoreError> {
-    use std::os::unix::fs::MetadataExt;
-    let refuse = |why: &str| StoreError::Output {
-        path: out.to_owned(),
-        why: why.to_string(),
-    };
-    if let (Ok(a), Ok(b)) = (fs::metadata(out), fs::metadata(store.path())) {
-        if a.dev() == b.dev() && a.ino() == b.ino() {
-            return Err(refuse("is the store being exported"));
-        }
-    }
-    match fs::symlink_metadata(out) {
-        Err(_) => Ok(()),
-        Ok(m) if m.file_type().is_symlink() => {
-            Err(refuse("is a symbolic link, which export never replaces"))
-        }
-        Ok(m) if !m.is_file() => Err(refuse("exists and is not a regular file")),
-        Ok(_) if !force => Err(refuse("already exists; add --force to replace it")),
-        Ok(_) => Ok(()),
-    }
-}
-
-/// Removes temporary files (`.NAME.PID.tmp`) that exports to `out` by
-/// processes no longer running left behind.
-fn remove_stale_export_temps(out: &Path) {
-    let Some(name) = out.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return;
-    };
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let prefix = format!(".{name}.");
-    let Ok(entries) = fs::read_dir(&dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let n = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = n
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".tmp"))
-            .and_then(|p| p.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        // SAFETY: kill(pid, 0) only asks whether the process exists.
-        let alive = pid == std::process::id() as i32
-            || unsafe { libc::kill(pid, 0) } == 0
-            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
-        if !alive {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
-
 /// Writes `store`'s values to a compressed sequence file at `out`
-/// (atomically: a temporary file renamed into place): all of them, or with
-/// `count` the first `count` (at most all).
+/// (atomically: a temporary file put in place, see
+/// [`super::output`]): all of them, or with `count` the first `count`
+/// (at most all).
 pub fn export(
     store: &Store,
     out: &Path,
@@ -488,47 +438,12 @@ pub fn export(
     count: Option<u64>,
     opts: &ExportOptions<'_>,
 ) -> Result<Exported, StoreError> {
-    check_output(store, out, opts.force)?;
-    remove_stale_export_temps(out);
-    let tmp = out.with_file_name(format!(
-        ".{}.{}.tmp",
-        out.file_name()
-            .map_or("export".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    let written = (|| {
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(StoreError::io(&tmp, "creating"))?;
-        let mut w = BufWriter::with_capacity(1 << 20, file);
-        let e = write_to(store, &mut w, out, level, frame_values, count, opts.stop)?;
-        let file = w
-            .into_inner()
-            .map_err(|e| StoreError::io(out, "writing")(e.into_error()))?;
-        file.sync_all().map_err(StoreError::io(out, "syncing"))?;
-        // Checked again: `out` may have appeared meanwhile.
-        check_output(store, out, opts.force)?;
-        if opts.force {
-            fs::rename(&tmp, out).map_err(StoreError::io(out, "renaming into place"))?;
-        } else {
-            // A hard link never replaces what is there.
-            fs::hard_link(&tmp, out).map_err(|e| match e.kind() {
-                io::ErrorKind::AlreadyExists => StoreError::Output {
-                    path: out.to_owned(),
-                    why: "already exists; add --force to replace it".into(),
-                },
-                _ => StoreError::io(out, "linking into place")(e),
-            })?;
-            let _ = fs::remove_file(&tmp);
-        }
-        Ok(e)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+    let mut output = super::output::Output::create(out, opts.force, &[store.path()])?;
+    let mut w = BufWriter::with_capacity(1 << 20, output.file());
+    let e = write_to(store, &mut w, out, level, frame_values, count, opts.stop)?;
+    drop(w);
+    output.commit()?;
+    Ok(e)
 }
 
 /// Writes the sequence file of `store`'s first `count` values (default

@@ -1,20 +1,25 @@
 //! A sequence file written while the values are made: a windowed run's
 //! `--export`, for whoever has the disk but not the memory. The file is
-//! the same as `octal export` writes ([`super::seqfile`]). It grows as
-//! `FILE.part` with its frames, its index entries go to `FILE.part.idx`,
-//! and the head keeps room for the final header; at the end the index and
-//! trailer follow the frames, the header is written in its room, and the
-//! file is renamed into place. A checkpoint records how many whole frames
-//! are durable, so a resumed run cuts both files back to them and goes on.
+//! the same as `octal export` writes ([`super::seqfile`]). It grows in a
+//! temporary file beside it (`.FILE.part.PID.RANDOM.tmp`, made with
+//! `O_EXCL`) with its frames, its index entries go to a second one
+//! (`.FILE.idx.…`), and the head keeps room for the final header; at the
+//! end the index and trailer follow the frames, the header is written in
+//! its room, and the file is linked into place (never over a file that
+//! appeared at FILE meanwhile). A checkpoint records the absolute paths
+//! and how many whole frames are durable, so a resumed run, from any
+//! directory, cuts both files back to them and goes on. While a process
+//! writes the file it holds FILE's lock ([`super::output::PathLock`]).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::seqfile::{encode_head, encode_tail, Header};
+use super::output::{self, PathLock};
+use super::seqfile::{encode_head, encode_tail, Header, SeqFile};
 use super::StoreError;
 use crate::period::Period;
 use crate::stats::{Checksum, Stats};
@@ -29,13 +34,34 @@ const ENTRY: u64 = 24;
 /// What a checkpoint records of a file being written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamState {
-    /// The file to make.
+    /// The file to make (absolute).
     pub path: PathBuf,
     pub frame_values: u64,
     /// Whole frames written and synced.
     pub frames: u64,
     /// Where the next frame goes.
     pub at: u64,
+    /// The file growing (absolute; none in checkpoints of older
+    /// versions: `PATH.part`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<PathBuf>,
+    /// Its index entries (none: `PATH.part.idx`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<PathBuf>,
+}
+
+impl StreamState {
+    fn part(&self) -> PathBuf {
+        self.part
+            .clone()
+            .unwrap_or_else(|| output::with_suffix(&self.path, ".part"))
+    }
+
+    fn index(&self) -> PathBuf {
+        self.index
+            .clone()
+            .unwrap_or_else(|| output::with_suffix(&self.path, ".part.idx"))
+    }
 }
 
 /// A sequence file being written, value by value.
@@ -46,58 +72,116 @@ pub struct Streamer {
     file: File,
     index: File,
     buf: Vec<u16>,
+    /// The finished file at `state.path` that a run killed just after
+    /// putting it in place left, taken back to go on (its device and
+    /// inode): replaced at the end if it is still there.
+    adopted: Option<(u64, u64)>,
+    _lock: PathLock,
 }
 
-fn with(path: &Path, ext: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(ext);
-    PathBuf::from(s)
+/// A temporary file beside `path` that outlives this process (until the
+/// export is finished or abandoned): its file and absolute path.
+fn lasting_temp(path: &Path, kind: &str) -> Result<(File, PathBuf), StoreError> {
+    let (file, tmp) = output::temp_beside(path, kind)?.into_parts();
+    let tmp = tmp
+        .keep()
+        .map_err(|e| StoreError::io(path, "keeping a temporary file")(e.error))?;
+    Ok((file, tmp))
+}
+
+/// Opens a file this export made, for reading and writing, never through
+/// a symbolic link.
+fn reopen(p: &Path) -> std::io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(p)
 }
 
 impl Streamer {
     /// Starts `path` (which must not exist) for the values of `code`, in
     /// frames of `frame_values`.
     pub fn create(path: &Path, code: &str, frame_values: u64) -> Result<Streamer, StoreError> {
-        if path.exists() {
-            return Err(StoreError::Exists(path.to_owned()));
+        let path = output::absolute(path)?;
+        let lock = PathLock::acquire(&path)?;
+        if fs::symlink_metadata(&path).is_ok() {
+            return Err(StoreError::Exists(path));
         }
-        let part = with(path, ".part");
-        let io = |what| StoreError::io(&part, what);
-        let file = File::create(&part).map_err(io("creating"))?;
-        file.write_all_at(&[0u8; HEAD_ROOM], 0)
-            .map_err(io("writing"))?;
-        let index = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(with(path, ".part.idx"))
-            .map_err(io("creating its index"))?;
+        let (file, part) = lasting_temp(&path, "part.")?;
+        let made = (|| {
+            let io = |what| StoreError::io(&part, what);
+            file.write_all_at(&[0u8; HEAD_ROOM], 0)
+                .map_err(io("writing"))?;
+            lasting_temp(&path, "idx.")
+        })();
+        let (index, idx) = match made {
+            Ok(x) => x,
+            Err(e) => {
+                let _ = fs::remove_file(&part);
+                return Err(e);
+            }
+        };
         Ok(Streamer {
             state: StreamState {
-                path: path.to_owned(),
+                path,
                 frame_values: frame_values.max(1),
                 frames: 0,
                 at: HEAD_ROOM as u64,
+                part: Some(part),
+                index: Some(idx),
             },
             code: code.to_string(),
             level: 3,
             file,
             index,
             buf: Vec::new(),
+            adopted: None,
+            _lock: lock,
         })
     }
 
     /// Takes up the file a checkpoint left at `state`: both files are cut
     /// back to its whole frames, and the caller pushes again the values
-    /// after them.
+    /// after them. A run killed between putting the finished file in
+    /// place and its next checkpoint left that file and no temporary
+    /// one: it is taken back, if it is the one this export made.
     pub fn resume(state: &StreamState, code: &str) -> Result<Streamer, StoreError> {
-        let part = with(&state.path, ".part");
-        let idx = with(&state.path, ".part.idx");
+        let lock = PathLock::acquire(&state.path)?;
+        let (part, idx) = (state.part(), state.index());
         let io = |what| StoreError::io(&part, what);
-        let open = |p: &Path| OpenOptions::new().read(true).write(true).open(p);
-        let file = open(&part).map_err(io("reopening the export"))?;
-        let index = open(&idx).map_err(io("reopening the export's index"))?;
+        let mut state = state.clone();
+        let mut adopted = None;
+        let file = match reopen(&part) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let (file, p, identity) = Streamer::take_back(&state, code)?;
+                state.part = Some(p);
+                adopted = Some(identity);
+                file
+            }
+            r => r.map_err(io("reopening the export"))?,
+        };
+        let index = match reopen(&idx) {
+            Err(e) if adopted.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+                let (index, p) = lasting_temp(&state.path, "idx.")?;
+                state.index = Some(p);
+                index
+            }
+            r => r.map_err(io("reopening the export's index"))?,
+        };
+        if adopted.is_some() {
+            // The index entries of the frames kept, from the file's own
+            // index.
+            let entries = SeqFile::open(&state.path)?.index_entries();
+            let bytes: Vec<u8> = entries[..state.frames as usize]
+                .iter()
+                .flatten()
+                .flat_map(|x| x.to_le_bytes())
+                .collect();
+            index
+                .write_all_at(&bytes, 0)
+                .map_err(io("rebuilding the export's index"))?;
+        }
         let (flen, ilen) = (
             file.metadata().map_err(io("reading metadata"))?.len(),
             index.metadata().map_err(io("reading metadata"))?.len(),
@@ -113,13 +197,67 @@ impl Streamer {
             .set_len(state.frames * ENTRY)
             .map_err(io("cutting back"))?;
         Ok(Streamer {
-            state: state.clone(),
+            state,
             code: code.to_string(),
             level: 3,
             file,
             index,
             buf: Vec::new(),
+            adopted,
+            _lock: lock,
         })
+    }
+
+    /// The finished file at `state.path`, if this export made it (its
+    /// code, frame size and the place of frame `state.frames` agree with
+    /// the checkpoint), copied to a new temporary file to go on from: that
+    /// file, its path, and the finished file's device and inode. The
+    /// finished file stays in place until the new one replaces it.
+    fn take_back(
+        state: &StreamState,
+        code: &str,
+    ) -> Result<(File, PathBuf, (u64, u64)), StoreError> {
+        let missing = || {
+            StoreError::io(&state.part(), "reopening the export")(std::io::Error::from(
+                std::io::ErrorKind::NotFound,
+            ))
+        };
+        let seq = SeqFile::open(&state.path).map_err(|_| missing())?;
+        let entries = seq.index_entries();
+        let k = state.frames as usize;
+        let next_at = match entries.get(k) {
+            Some(e) => Some(e[0]),
+            None if k == entries.len() => {
+                Some(entries.last().map_or(HEAD_ROOM as u64, |e| e[0] + e[1]))
+            }
+            None => None,
+        };
+        let ours = seq.header().code == code
+            && seq.header().frame_values == state.frame_values
+            && seq.header().width == 2
+            && next_at == Some(state.at);
+        if !ours {
+            return Err(missing());
+        }
+        let src = File::open(&state.path).map_err(|_| missing())?;
+        let identity = src
+            .metadata()
+            .map(|m| (m.dev(), m.ino()))
+            .map_err(|_| missing())?;
+        let (mut file, p) = lasting_temp(&state.path, "part.")?;
+        let copied = std::io::copy(&mut std::io::Read::take(src, state.at), &mut file);
+        match copied {
+            Ok(n) if n == state.at => Ok((file, p, identity)),
+            r => {
+                let _ = fs::remove_file(&p);
+                Err(StoreError::io(
+                    &state.path,
+                    "taking back the finished export",
+                )(r.err().unwrap_or_else(|| {
+                    std::io::Error::from(std::io::ErrorKind::UnexpectedEof)
+                })))
+            }
+        }
     }
 
     /// The values in whole frames so far.
@@ -143,7 +281,7 @@ impl Streamer {
     }
 
     fn write_frame(&mut self) -> Result<(), StoreError> {
-        let path = with(&self.state.path, ".part");
+        let path = self.state.part();
         let io = |what| StoreError::io(&path, what);
         let bytes: &[u8] = bytemuck::cast_slice(&self.buf);
         let z = zstd::bulk::compress(bytes, self.level).map_err(io("compressing"))?;
@@ -167,7 +305,7 @@ impl Streamer {
     /// Makes the whole frames durable and says where they end (for the
     /// run's checkpoint, written after this).
     pub fn sync(&mut self) -> Result<StreamState, StoreError> {
-        let path = with(&self.state.path, ".part");
+        let path = self.state.part();
         self.file
             .sync_data()
             .and_then(|_| self.index.sync_data())
@@ -182,7 +320,7 @@ impl Streamer {
             self.write_frame()?;
         }
         let st = self.state.clone();
-        let part = with(&st.path, ".part");
+        let part = st.part();
         let io = |what| StoreError::io(&part, what);
         let mut index = vec![0u8; (st.frames * ENTRY) as usize];
         self.index
@@ -209,8 +347,14 @@ impl Streamer {
             .and_then(|_| f.flush())
             .and_then(|_| self.file.sync_all())
             .map_err(io("finishing (disk full?)"))?;
-        fs::rename(&part, &st.path).map_err(io("renaming into place"))?;
-        let _ = fs::remove_file(with(&st.path, ".part.idx"));
+        // Linked into place: a file that appeared at the path during the
+        // run is not replaced (only the one this export made and took
+        // back after a crash).
+        let ours = self.adopted.is_some()
+            && fs::symlink_metadata(&st.path)
+                .is_ok_and(|m| Some((m.dev(), m.ino())) == self.adopted);
+        output::place(&part, &st.path, ours)?;
+        let _ = fs::remove_file(st.index());
         Ok(st.path)
     }
 }

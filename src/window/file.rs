@@ -12,15 +12,23 @@
 //! | 2 per value | the kept values as u16, the prefix then the window |
 //! | 8 | FNV-1a-64 of everything before |
 //!
-//! A run holds `PATH.lock` locked while it writes, so two runs never
-//! share a checkpoint.
+//! A run holds `PATH.lock` locked while it writes
+//! ([`crate::store::output::PathLock`], as a store being created and an
+//! export do), so two runs never share a checkpoint, and a full-store run
+//! on the same path is refused. Each checkpoint is written to a new
+//! temporary file beside it (`O_EXCL`, a random name) and renamed over
+//! the previous one only while PATH is still the file this run wrote: the
+//! first never replaces anything.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{BufWriter, Read, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::Meta;
 use crate::stats::Checksum;
+use crate::store::output::{self, PathLock};
 use crate::store::StoreError;
 
 /// The first 8 bytes of a windowed run's checkpoint.
@@ -40,19 +48,14 @@ pub fn detect(path: &Path) -> bool {
 /// A checkpoint file this process writes, locked against others.
 pub struct Locked {
     path: PathBuf,
-    _lock: File,
+    _lock: PathLock,
+    /// The device and inode of the checkpoint at `path` this run read or
+    /// wrote last (none before the first).
+    last: Mutex<Option<(u64, u64)>>,
 }
 
-fn lock_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".lock");
-    PathBuf::from(s)
-}
-
-fn sibling(path: &Path, ext: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(ext);
-    PathBuf::from(s)
+fn identity(m: &fs::Metadata) -> (u64, u64) {
+    (m.dev(), m.ino())
 }
 
 impl Locked {
@@ -60,18 +63,19 @@ impl Locked {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(StoreError::io(dir, "creating directory"))?;
         }
-        let lp = lock_path(path);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lp)
-            .map_err(StoreError::io(&lp, "creating the lock file"))?;
-        lock.try_lock()
-            .map_err(|_| StoreError::Locked(path.to_owned()))?;
+        let lock = PathLock::acquire(path)?;
+        // A store being written at `path` holds an flock on the file.
+        let regular = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+        if let Some(f) = regular.then(|| File::open(path).ok()).flatten() {
+            if fs2::FileExt::try_lock_shared(&f).is_err() {
+                return Err(StoreError::Locked(path.to_owned()));
+            }
+        }
+        output::remove_stale_temps(path);
         Ok(Locked {
             path: path.to_owned(),
             _lock: lock,
+            last: Mutex::new(None),
         })
     }
 
@@ -79,7 +83,7 @@ impl Locked {
     /// checkpoint). Refuses a path that exists.
     pub fn create(path: &Path) -> Result<Locked, StoreError> {
         let locked = Locked::lock(path)?;
-        if path.exists() {
+        if fs::symlink_metadata(path).is_ok() {
             return Err(StoreError::Exists(path.to_owned()));
         }
         Ok(locked)
@@ -90,6 +94,9 @@ impl Locked {
     pub fn open(path: &Path) -> Result<(Locked, Meta, Vec<u16>), StoreError> {
         let locked = Locked::lock(path)?;
         let (meta, values) = read(path)?;
+        if let Ok(m) = fs::symlink_metadata(path) {
+            *locked.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(identity(&m));
+        }
         Ok((locked, meta, values))
     }
 
@@ -102,13 +109,12 @@ impl Locked {
     /// leaves the old one or the new one whole.
     pub fn write(&self, meta: &Meta, a: &[u16], b: &[u16]) -> Result<(), StoreError> {
         let path = &self.path;
-        let tmp = sibling(path, ".tmp");
         let json = serde_json::to_vec(meta).expect("a window's state serialises");
         let mut sum = Checksum::default();
+        let mut tmp = output::temp_beside(path, "")?;
         let result = (|| -> std::io::Result<()> {
-            let file = File::create(&tmp)?;
-            let mut w = BufWriter::with_capacity(1 << 20, file);
-            let mut put = |bytes: &[u8], w: &mut BufWriter<File>| {
+            let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+            let mut put = |bytes: &[u8], w: &mut BufWriter<&mut File>| {
                 sum.push_bytes(bytes);
                 w.write_all(bytes)
             };
@@ -123,11 +129,9 @@ impl Locked {
                 }
             }
             w.write_all(&sum.0.to_le_bytes())?;
-            let file = w.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()
         })();
         if let Err(e) = result {
-            let _ = fs::remove_file(&tmp);
             let what = if e.raw_os_error() == Some(libc::ENOSPC) {
                 "writing the checkpoint (disk full; the previous checkpoint is kept)"
             } else {
@@ -135,11 +139,24 @@ impl Locked {
             };
             return Err(StoreError::io(path, what)(e));
         }
-        fs::rename(&tmp, path)
-            .map_err(StoreError::io(path, "renaming the checkpoint into place"))?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            let _ = File::open(dir).and_then(|d| d.sync_all());
+        // Replace only the checkpoint this run wrote or read: anything
+        // else at `path` (a store another process made meanwhile) stays.
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        let now = fs::symlink_metadata(path).ok().map(|m| identity(&m));
+        if now.is_some() && now != *last {
+            return Err(StoreError::Locked(path.to_owned()));
         }
+        let new = tmp
+            .as_file()
+            .metadata()
+            .map_err(StoreError::io(path, "writing the checkpoint"))?;
+        let mut tmp = tmp.into_temp_path();
+        output::place(&tmp, path, now.is_some()).map_err(|e| match e {
+            StoreError::Output { .. } => StoreError::Locked(path.to_owned()),
+            e => e,
+        })?;
+        tmp.disable_cleanup(true);
+        *last = Some(identity(&new));
         Ok(())
     }
 }

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import io
 import json
 import math
 import operator
@@ -515,8 +516,14 @@ class Sequence:
     def to_npy(
         self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
     ) -> None:
-        """Writes the values (or G(start..stop)) with ``numpy.save``."""
-        np.save(path, self[slice(start, stop)])
+        """Writes the values (or G(start..stop)) with ``numpy.save`` (never
+        over the store or file they come from)."""
+        buf = io.BytesIO()
+        np.save(buf, self[slice(start, stop)])
+        p = os.fspath(path)
+        if not p.endswith(".npy"):
+            p += ".npy"
+        _octal.write_file(p, buf.getvalue(), [self.path])
 
 
 def open(path: PathLike) -> Sequence:
