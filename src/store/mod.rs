@@ -74,7 +74,8 @@ pub enum StoreError {
         what: &'static str,
         error: io::Error,
     },
-    #[error("{0}: not an octal store or sequence file")]
+    /// Not what the command reads: says what the file is, if octal's.
+    #[error("{}", crate::store::opened::foreign(.0))]
     Foreign(PathBuf),
     #[error("{path}: store format version {found}, but this octal reads only version {VERSION}; export it with the octal that made it and import the sequence file")]
     Version { path: PathBuf, found: u32 },
