@@ -214,6 +214,9 @@ impl Opened {
         seed: u64,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<Verdict, StoreError> {
+        // More than one pick a value would only repeat heaps (and could
+        // ask for more memory than there is).
+        let k = k.min(self.len());
         Ok(match self {
             Opened::Store(s, _) => checkpoint::verify_store_with(s, k, seed, progress),
             Opened::File(f) => {
