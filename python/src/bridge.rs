@@ -386,6 +386,7 @@ pub fn summary(o: &Opened) -> Result<String> {
     let mut summary = match o {
         Opened::Store(s, _) => {
             let cp = s.checkpoint();
+            s.check_length(cp.good)?;
             let detector = checkpoint::restore_detector(s);
             let mut summary = Summary::new(
                 s.code(),

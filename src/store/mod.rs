@@ -905,6 +905,25 @@ impl Store {
         Ok(())
     }
 
+    /// Refuses a file now shorter than the values `g[..to]` it held when
+    /// mapped (cut short by another program while open): reading the map
+    /// there would fault (SIGBUS) instead of failing.
+    pub fn check_length(&self, to: u64) -> Result<()> {
+        let len = self
+            .file
+            .metadata()
+            .map_err(StoreError::io(&self.path, "reading metadata"))?
+            .len();
+        let need = self.data_offset() + to * self.cp.width as u64;
+        if len < need {
+            return Err(StoreError::damaged(
+                &self.path,
+                format!("cut short to {len} bytes while open (its values need {need}); reopen it"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Values `g[from..to]` (`to` at most the capacity).
     pub fn view(&self, from: u64, to: u64) -> SeqRef<'_> {
         let w = self.cp.width as usize;

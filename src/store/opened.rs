@@ -119,11 +119,13 @@ impl Opened {
     }
 
     /// G(from..to) straight from a store's map, after checking the
-    /// checksums of the chunks they lie in; `None` for a compressed file.
+    /// checksums of the chunks they lie in (and that the file still holds
+    /// them); `None` for a compressed file.
     pub fn view(&self, from: u64, to: u64) -> Result<Option<SeqRef<'_>>, StoreError> {
         match self {
             Opened::Store(s, checked) => {
                 if from < to {
+                    s.check_length(to)?;
                     let c = s.chunk_values();
                     let mut checked = checked.lock().unwrap_or_else(|e| e.into_inner());
                     let (mut i, last) = ((from / c) as usize, ((to - 1) / c) as usize);
@@ -218,7 +220,10 @@ impl Opened {
         // ask for more memory than there is).
         let k = k.min(self.len());
         Ok(match self {
-            Opened::Store(s, _) => checkpoint::verify_store_with(s, k, seed, progress),
+            Opened::Store(s, _) => {
+                s.check_length(s.good())?;
+                checkpoint::verify_store_with(s, k, seed, progress)
+            }
             Opened::File(f) => {
                 let mut problems = f.problems();
                 if problems.is_empty() && k > 0 {
