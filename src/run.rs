@@ -248,11 +248,13 @@ pub fn check_in_memory(to: u64) -> Result<(), JobError> {
 }
 
 /// How many values a run that stops at a proven period computes to
-/// answer heaps below `to`: `to` when they fit in memory; else, for a game
-/// whose periods can be proven, as many as half the memory holds (room
-/// to widen them to 32 bits); the heaps past them are read off the
-/// period, if one is proven by then ([`check_answered`]).
-pub fn reach_for_answers(code: &Code, to: u64) -> Result<u64, JobError> {
+/// answer heaps `from..to`: `to` when they fit in memory; else, for a
+/// game whose periods can be proven and when the heaps asked for would
+/// fit themselves, as many as half the memory holds (room to widen them
+/// to 32 bits); the heaps past them are read off the period, if one is
+/// proven by then ([`check_answered`]).
+pub fn reach_for_answers(code: &Code, from: u64, to: u64) -> Result<u64, JobError> {
+    check_in_memory(to.saturating_sub(from).max(1))?;
     let Err(e) = check_in_memory(to) else {
         return Ok(to);
     };

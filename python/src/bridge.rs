@@ -275,7 +275,7 @@ impl InMemory {
 /// The values that answer heaps `start..job.to`, as `octal values` finds
 /// them: computed to a proven period, or to what memory holds when the
 /// heaps past it can be read off one ([`run::reach_for_answers`]); None
-/// when stopped. The heaps asked for must fit in memory themselves.
+/// when stopped.
 pub fn answers(
     mut job: Job,
     start: u64,
@@ -283,8 +283,7 @@ pub fn answers(
     meter: &Meter,
 ) -> Result<Option<(Seq, Summary)>> {
     let to = job.to;
-    run::check_in_memory(to.saturating_sub(start).max(1))?;
-    job.to = run::reach_for_answers(&job.code, to)?;
+    job.to = run::reach_for_answers(&job.code, start, to)?;
     let mut m = InMemory::new(job, true)?;
     if !m.compute(stop, meter)? {
         return Ok(None);

@@ -66,7 +66,7 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     }
     // Stops once a period is proven: every later value is a lookup. Heaps
     // past what memory holds are answered only off a proven period.
-    let reach = run::reach_for_answers(&code, to)?;
+    let reach = run::reach_for_answers(&code, from, to)?;
     if reach < to {
         eprintln!(
             "octal: note: {to} values do not fit in memory; computing until a period is proven, at most {reach} values"
