@@ -261,6 +261,50 @@ impl Detector {
         self.coarse.retain(|_, pos| *pos > lo);
     }
 
+    /// Checks a state read from a file against what feeding `code`'s
+    /// values could have made: its bound, and every position within the
+    /// values seen (a crafted one could index past them, or prove a
+    /// period by a wrong bound).
+    pub fn check(&self, code: &Code) -> Result<(), String> {
+        let seen = self.seen;
+        let bad = |what: &str| Err(format!("impossible period detector state ({what})"));
+        if self.bound != Bound::of(code) {
+            return bad("bound");
+        }
+        if self.kept_from > seen {
+            return bad("start");
+        }
+        if self.short.len() != SHORT + 1 || self.short.iter().any(|&m| m > seen) {
+            return bad("short periods");
+        }
+        let levels_ok =
+            self.levels.len() == LEVELS.len()
+                && self.levels.iter().zip(LEVELS).all(|(l, (_, slots))| {
+                    l.len() == slots && l.iter().all(|&(_, pos)| pos <= seen)
+                });
+        if !levels_ok || self.coarse.values().any(|&pos| pos > seen) {
+            return bad("windows");
+        }
+        let live_ok = self.live.len() <= MAX_LIVE
+            && self.live.iter().all(|c| {
+                c.p as usize > SHORT
+                    && c.p.checked_add(self.kept_from).is_some_and(|e| e <= seen)
+                    && c.checked == seen
+                    && c.mm <= seen
+                    && c.found_at <= seen
+            });
+        if !live_ok {
+            return bad("candidates");
+        }
+        if let Some(p) = self.proven {
+            let need = self.bound.map(|b| b.needed(p.period, p.preperiod));
+            if p.period == 0 || p.bound != need || need.is_none_or(|n| n > seen) {
+                return bad("proven period");
+            }
+        }
+        Ok(())
+    }
+
     /// Where the values this detector may read begin (0: everywhere).
     pub fn kept_from(&self) -> u64 {
         self.kept_from

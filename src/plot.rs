@@ -216,6 +216,12 @@ pub enum PlotError {
     BeyondEnd { to: u64, len: u64 },
     #[error("picture size {width}x{height}: each side must be {MIN_SIDE} to {MAX_SIDE} pixels")]
     Size { width: u32, height: u32 },
+    #[error("--{what} {size} is larger than the picture: at most {side}, its shorter side")]
+    Mark {
+        what: &'static str,
+        size: u32,
+        side: u32,
+    },
     #[error("reading values: {0}")]
     Read(#[from] io::Error),
     #[error("drawing: {0}")]
@@ -263,6 +269,17 @@ pub fn check(opts: &PlotOptions, len: u64) -> Result<(), PlotError> {
             width: opts.width,
             height: opts.height,
         });
+    }
+    // A glyph or mark larger than the picture shows nothing, and would
+    // be drawn at the cost of its size squared.
+    let side = opts.width.min(opts.height);
+    for (what, size) in [
+        ("font-size", opts.font_size),
+        ("point-size", opts.point_size),
+    ] {
+        if size > side {
+            return Err(PlotError::Mark { what, size, side });
+        }
     }
     Ok(())
 }

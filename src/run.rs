@@ -1,7 +1,6 @@
 //! Driving an engine over a long sequence: blocks, width changes, progress
 //! and the summary a run ends with.
 
-use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -30,17 +29,19 @@ pub trait Backing {
     fn checkpoint(&mut self, stats: &Stats, detector: &Detector) -> Result<(), Self::Error>;
 }
 
+/// Values in memory: growing them fails with [`JobError::TooBig`] when
+/// the allocation does (an address-space limit, no memory left).
 impl Backing for Seq {
-    type Error = Infallible;
+    type Error = JobError;
 
-    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, Infallible> {
+    fn lend(&mut self, end: usize, to: usize) -> Result<SeqMut<'_>, JobError> {
         Ok(match self {
             Seq::U16(v) => {
-                grow(v, end, to);
+                grow(v, end, to)?;
                 SeqMut::U16(v)
             }
             Seq::U32(v) => {
-                grow(v, end, to);
+                grow(v, end, to)?;
                 SeqMut::U32(v)
             }
         })
@@ -50,15 +51,18 @@ impl Backing for Seq {
         Seq::view(self, from, to)
     }
 
-    fn widen(&mut self, at: usize, _: &Stats) -> Result<(), Infallible> {
+    fn widen(&mut self, at: usize, _: &Stats) -> Result<(), JobError> {
         if let Seq::U16(v) = self {
-            let wide: Vec<u32> = v[..at].iter().map(|&x| x as u32).collect();
+            let mut wide: Vec<u32> = Vec::new();
+            wide.try_reserve_exact(v.capacity().max(at))
+                .map_err(|_| too_big(v.capacity().max(at) as u64, 4))?;
+            wide.extend(v[..at].iter().map(|&x| x as u32));
             *self = Seq::U32(wide);
         }
         Ok(())
     }
 
-    fn checkpoint(&mut self, _: &Stats, _: &Detector) -> Result<(), Infallible> {
+    fn checkpoint(&mut self, _: &Stats, _: &Detector) -> Result<(), JobError> {
         Ok(())
     }
 }
@@ -190,21 +194,84 @@ pub fn total_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Under an address-space limit (`ulimit -v`, RLIMIT_AS): the bytes it
+/// leaves beside what this process maps now. None without a limit.
+fn address_space_left() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let statm = std::fs::read_to_string("/proc/self/statm").ok();
+    let pages: u64 = statm
+        .as_deref()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    Some(r.rlim_cur.saturating_sub(pages.saturating_mul(page)))
+}
+
+/// The memory this process can have: the machine's, or less under an
+/// address-space limit (None where neither is known).
+pub fn memory_available() -> Option<u64> {
+    match (total_memory(), address_space_left()) {
+        (Some(t), Some(a)) => Some(t.min(a)),
+        (t, a) => t.or(a),
+    }
+}
+
+/// The error of `values` values of `width` bytes that do not fit.
+fn too_big(values: u64, width: u64) -> JobError {
+    JobError::TooBig {
+        values,
+        need: crate::store::human_bytes(values.saturating_mul(width)),
+        have: crate::store::human_bytes(memory_available().unwrap_or(u64::MAX)),
+    }
+}
+
 /// Refuses a count that is zero or cannot fit in memory at 2 bytes a value.
 pub fn check_in_memory(to: u64) -> Result<(), JobError> {
     if to == 0 {
         return Err(JobError::Empty);
     }
     let need = to.saturating_mul(2);
-    let have = total_memory().unwrap_or(u64::MAX);
+    let have = memory_available().unwrap_or(u64::MAX);
     if need > have || usize::try_from(to).is_err() {
-        return Err(JobError::TooBig {
-            values: to,
-            need: crate::store::human_bytes(need),
-            have: crate::store::human_bytes(have),
-        });
+        return Err(too_big(to, 2));
     }
     Ok(())
+}
+
+/// How many values a run that stops at a proven period computes to
+/// answer heaps `from..to`: `to` when they fit in memory; else, for a
+/// game whose periods can be proven and when the heaps asked for would
+/// fit themselves, as many as half the memory holds (room to widen them
+/// to 32 bits); the heaps past them are read off the period, if one is
+/// proven by then ([`check_answered`]).
+pub fn reach_for_answers(code: &Code, from: u64, to: u64) -> Result<u64, JobError> {
+    check_in_memory(to.saturating_sub(from).max(1))?;
+    let Err(e) = check_in_memory(to) else {
+        return Ok(to);
+    };
+    let most = memory_available().unwrap_or(0) / 4;
+    if matches!(e, JobError::Empty) || !Detector::new(code).can_prove() || most == 0 {
+        return Err(e);
+    }
+    Ok(most)
+}
+
+/// After a run to [`reach_for_answers`]: refuses heaps below `to` that
+/// were neither computed nor can be read off a proven period.
+pub fn check_answered(summary: &Summary, to: u64) -> Result<(), JobError> {
+    if summary.values >= to || summary.period.is_some() {
+        return Ok(());
+    }
+    check_in_memory(to)
 }
 
 /// What a run reports while it works.
@@ -346,13 +413,16 @@ pub fn run(job: &Job, progress: &mut dyn FnMut(&Progress)) -> Result<Outcome, Jo
 }
 
 /// Grows `v` to `end` values, doubling its capacity (never beyond `to`)
-/// so that a run which stops early never holds memory for all `to`.
-fn grow<T: Copy + Default>(v: &mut Vec<T>, end: usize, to: usize) {
+/// so that a run which stops early never holds memory for all `to`; an
+/// allocation that fails is [`JobError::TooBig`], not an abort.
+fn grow<T: Copy + Default>(v: &mut Vec<T>, end: usize, to: usize) -> Result<(), JobError> {
     if v.capacity() < end {
         let target = end.max(2 * v.capacity()).min(to);
-        v.reserve_exact(target - v.len());
+        v.try_reserve_exact(target - v.len())
+            .map_err(|_| too_big(to as u64, size_of::<T>() as u64))?;
     }
     v.resize(end, T::default());
+    Ok(())
 }
 
 /// As [`run`]; with `stop_at_proof`, stops as soon as the values prove
@@ -374,14 +444,14 @@ pub fn run_until(
         stop: None,
         stop_at_proof,
     };
-    let Ok(_) = drive(
+    drive(
         &mut *engine,
         &mut seq,
         &mut stats,
         &mut detector,
         job.to as usize,
         &mut ctl,
-    );
+    )?;
     let seconds = start.elapsed().as_secs_f64();
     let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
     summary.set_period(&detector, seq.view(0, seq.len()));

@@ -224,12 +224,13 @@ impl InMemory {
     }
 
     /// Computes to the target (or the proof), a piece at a time, until
-    /// `stop` becomes non-zero; true when it got there.
-    pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> bool {
+    /// `stop` becomes non-zero; true when it got there. Memory that cannot
+    /// be had is `MemoryError`.
+    pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> Result<bool> {
         let mut piece: u64 = 1 << 16;
         while !self.finished() {
             if stop.load(Ordering::SeqCst) != 0 {
-                return false;
+                return Ok(false);
             }
             let from = self.stats.values;
             let until = from.saturating_add(piece).min(self.job.to);
@@ -240,21 +241,21 @@ impl InMemory {
                 stop: None,
                 stop_at_proof: self.stop_at_proof,
             };
-            let Ok(_) = drive(
+            drive(
                 &mut *self.engine,
                 &mut self.seq,
                 &mut self.stats,
                 &mut self.detector,
                 until as usize,
                 &mut ctl,
-            );
+            )?;
             meter.set(self.stats.values, self.job.to);
             // The next piece takes about PIECE at the rate of this one.
             let took = t.elapsed().as_secs_f64().max(1e-6);
             let rate = (self.stats.values - from) as f64 / took;
             piece = ((rate * PIECE.as_secs_f64()) as u64).clamp(1 << 12, 1 << 28);
         }
-        true
+        Ok(true)
     }
 
     /// The values and the summary, as `octal run --json` prints it.
@@ -270,6 +271,27 @@ impl InMemory {
         summary.set_period(&self.detector, self.seq.view(0, self.seq.len()));
         (self.seq, summary)
     }
+}
+
+/// The values that answer heaps `start..job.to`, as `octal values` finds
+/// them: computed to a proven period, or to what memory holds when the
+/// heaps past it can be read off one ([`run::reach_for_answers`]); None
+/// when stopped.
+pub fn answers(
+    mut job: Job,
+    start: u64,
+    stop: &AtomicUsize,
+    meter: &Meter,
+) -> Result<Option<(Seq, Summary)>> {
+    let to = job.to;
+    job.to = run::reach_for_answers(&job.code, start, to)?;
+    let mut m = InMemory::new(job, true)?;
+    if !m.compute(stop, meter)? {
+        return Ok(None);
+    }
+    let (seq, summary) = m.finish();
+    run::check_answered(&summary, to)?;
+    Ok(Some((seq, summary)))
 }
 
 /// The summary as the JSON object `octal run --json` prints.
@@ -364,6 +386,7 @@ pub fn summary(o: &Opened) -> Result<String> {
     let mut summary = match o {
         Opened::Store(s, _) => {
             let cp = s.checkpoint();
+            s.check_length(cp.good)?;
             let detector = checkpoint::restore_detector(s);
             let mut summary = Summary::new(
                 s.code(),

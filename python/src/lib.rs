@@ -318,9 +318,8 @@ fn values<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
     // Stops at a proven period: every later value is a lookup.
-    let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
-        let mut m = bridge::InMemory::new(job, true)?;
-        Ok(m.compute(stop, meter).then(|| m.finish()))
+    let outcome = supervise(py, progress, true, move |stop, meter| {
+        bridge::answers(job, start, stop, meter)
     })?;
     match outcome {
         Outcome::Done(r) => {
@@ -351,7 +350,7 @@ fn run<'py>(
     let Some(path) = store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
             let mut m = bridge::InMemory::new(job, !keep_going)?;
-            Ok(m.compute(stop, meter)
+            Ok(m.compute(stop, meter)?
                 .then(|| bridge::summary_json(&m.finish().1)))
         })?;
         return match outcome {
@@ -701,9 +700,8 @@ fn engine_values(
         .checked_add(1)
         .ok_or_else(|| PyValueError::new_err(format!("heap {max} is too large")))?;
     let job = bridge::job(code, to, engine, threads).or_raise(py)?;
-    let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
-        let mut m = bridge::InMemory::new(job, true)?;
-        Ok(m.compute(stop, meter).then(|| m.finish()))
+    let outcome = supervise(py, progress, true, move |stop, meter| {
+        bridge::answers(job, to - 1, stop, meter)
     })?;
     let (seq, summary) = match outcome {
         Outcome::Done(r) => r.or_raise(py)?.expect("not stopped"),

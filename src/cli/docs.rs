@@ -1,5 +1,5 @@
 //! `octal completions` and `octal man`, generated from the clap
-//! definitions.
+//! definitions, and the help and version texts clap prints.
 
 use clap::CommandFactory as _;
 
@@ -13,11 +13,45 @@ pub fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn man() -> Result<ExitCode> {
+#[derive(clap::Args)]
+pub struct ManArgs {
+    /// Write `octal.1` and one page per subcommand (`octal-run.1`, …, the
+    /// pages the main one refers to) into this directory, made if missing,
+    /// instead of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// The command the pages describe: without the `help` subcommand, whose
+/// page nothing would write.
+fn documented() -> clap::Command {
+    Cli::command().disable_help_subcommand(true)
+}
+
+pub fn man(a: ManArgs) -> Result<ExitCode> {
+    if let Some(dir) = a.dir {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| input(format!("{}: making the directory: {e}", dir.display())))?;
+        clap_mangen::generate_to(documented(), &dir)
+            .with_context(|| format!("{}: writing the manual pages", dir.display()))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(documented())
         .render(&mut page)
         .context("writing the manual page")?;
     std::io::stdout().write_all(&page).map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what clap stops at without an error (`--help`, `--version`) and
+/// ends with its exit code, or with 1 when stdout cannot take it.
+pub fn print_clap_output(e: &clap::Error) -> ExitCode {
+    match e.print().and_then(|()| std::io::stdout().flush()) {
+        Ok(()) => ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(FAILED)),
+        Err(err) => {
+            eprintln!("octal: {}", stdout_error(err));
+            ExitCode::from(FAILED)
+        }
+    }
 }

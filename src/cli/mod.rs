@@ -99,8 +99,10 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `octal man > octal.1; man ./octal.1`.
-    Man,
+    /// Print the manual page (roff), e.g. `octal man > octal.1; man ./octal.1`;
+    /// with --dir, write it and one page per subcommand (`octal-run.1`, …)
+    /// into a directory.
+    Man(docs::ManArgs),
     /// Vertex Deletion on digraphs: directed paths through the engine (0.6).
     VertexDeletion(games::VertexDeletionArgs),
 }
@@ -126,7 +128,8 @@ pub fn main() -> ExitCode {
             eprintln!("octal: {}", exit::one_line(&e));
             return ExitCode::from(exit::BAD_INPUT);
         }
-        Err(e) => e.exit(),
+        // --help and --version: clap's text, to stdout, which must take it.
+        Err(e) => return docs::print_clap_output(&e),
     };
     // A bad OCTAL_ISA is bad input, reported before any work.
     if let Err(e) = octal_kernels::isa::from_env() {
@@ -162,6 +165,6 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::CookieCutter(a) => games::cookie_cutter(a),
         Command::VertexDeletion(a) => games::vertex_deletion(a),
         Command::Completions { shell } => docs::completions(shell),
-        Command::Man => docs::man(),
+        Command::Man(a) => docs::man(a),
     }
 }

@@ -64,9 +64,17 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     if from >= to {
         return Err(input(format!("--from {from} must be below --to {to}")));
     }
-    let job = engine.job(code, to)?;
-    // Stops once a period is proven: every later value is a lookup.
+    // Stops once a period is proven: every later value is a lookup. Heaps
+    // past what memory holds are answered only off a proven period.
+    let reach = run::reach_for_answers(&code, from, to)?;
+    if reach < to {
+        eprintln!(
+            "octal: note: {to} values do not fit in memory; computing until a period is proven, at most {reach} values"
+        );
+    }
+    let job = engine.job(code, reach)?;
     let outcome = run::run_until(&job, true, &mut |_| {})?;
+    run::check_answered(&outcome.summary, to)?;
     let seq = &outcome.seq;
     let known = outcome.summary.values;
     let period = outcome.summary.period;

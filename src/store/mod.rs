@@ -75,7 +75,8 @@ pub enum StoreError {
         what: &'static str,
         error: io::Error,
     },
-    #[error("{0}: not an octal store or sequence file")]
+    /// Not what the command reads: says what the file is, if octal's.
+    #[error("{}", crate::store::opened::foreign(.0))]
     Foreign(PathBuf),
     #[error("{path}: store format version {found}, but this octal reads only version {VERSION}; export it with the octal that made it and import the sequence file")]
     Version { path: PathBuf, found: u32 },
@@ -872,6 +873,25 @@ impl Store {
             }
         }
         .map_err(StoreError::io(&self.path, "mapping values"))?;
+        Ok(())
+    }
+
+    /// Refuses a file now shorter than the values `g[..to]` it held when
+    /// mapped (cut short by another program while open): reading the map
+    /// there would fault (SIGBUS) instead of failing.
+    pub fn check_length(&self, to: u64) -> Result<()> {
+        let len = self
+            .file
+            .metadata()
+            .map_err(StoreError::io(&self.path, "reading metadata"))?
+            .len();
+        let need = self.data_offset() + to * self.cp.width as u64;
+        if len < need {
+            return Err(StoreError::damaged(
+                &self.path,
+                format!("cut short to {len} bytes while open (its values need {need}); reopen it"),
+            ));
+        }
         Ok(())
     }
 

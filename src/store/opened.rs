@@ -23,6 +23,26 @@ pub enum Opened {
     File(SeqFile),
 }
 
+/// The message of [`StoreError::Foreign`]: a file that is not what the
+/// command reads, named by its first bytes when it is one of octal's
+/// other kinds (read when the message is made), with what reads it.
+pub fn foreign(path: &Path) -> String {
+    let p = path.display();
+    let window = crate::window::file::detect(path);
+    match seqfile::detect(path) {
+        _ if window => format!(
+            "{p} is a windowed run's checkpoint (--window), which keeps only a prefix and the last values, not a store or sequence file: `octal resume {p}` continues it and `octal verify {p}` checks it; for every value, run without --window, or with --window and --export FILE"
+        ),
+        Ok(Some(Kind::Store)) => format!(
+            "{p} is a full store (of a run without --window), not a windowed run's checkpoint or a sequence file: `octal resume {p}` continues it and `octal export {p}` writes it to a sequence file; give --window another --store"
+        ),
+        Ok(Some(Kind::SeqFile)) => format!(
+            "{p} is an exported sequence file, not a store or a windowed run's checkpoint: `octal import {p} --store STORE` makes a store of it"
+        ),
+        _ => format!("{p}: not an octal store or sequence file"),
+    }
+}
+
 /// Values per piece of a store handed to [`Opened::for_range`]'s callback.
 const STORE_PIECE: u64 = 1 << 20;
 
@@ -114,11 +134,13 @@ impl Opened {
     }
 
     /// G(from..to) straight from a store's map, after checking the
-    /// checksums of the chunks they lie in; `None` for a compressed file.
+    /// checksums of the chunks they lie in (and that the file still holds
+    /// them); `None` for a compressed file.
     pub fn view(&self, from: u64, to: u64) -> Result<Option<SeqRef<'_>>, StoreError> {
         match self {
             Opened::Store(s, checked) => {
                 if from < to {
+                    s.check_length(to)?;
                     let c = s.chunk_values();
                     let mut checked = checked.lock().unwrap_or_else(|e| e.into_inner());
                     let (mut i, last) = ((from / c) as usize, ((to - 1) / c) as usize);
@@ -209,8 +231,14 @@ impl Opened {
         seed: u64,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<Verdict, StoreError> {
+        // More than one pick a value would only repeat heaps (and could
+        // ask for more memory than there is).
+        let k = k.min(self.len());
         Ok(match self {
-            Opened::Store(s, _) => checkpoint::verify_store_with(s, k, seed, progress),
+            Opened::Store(s, _) => {
+                s.check_length(s.good())?;
+                checkpoint::verify_store_with(s, k, seed, progress)
+            }
             Opened::File(f) => {
                 let mut problems = f.problems();
                 if problems.is_empty() && k > 0 {

@@ -163,6 +163,104 @@ impl Meta {
     }
 }
 
+/// The code of a checkpoint's state read from `path`, the state checked
+/// with its kept `values` ([`check_meta`]).
+fn checked_code(path: &Path, meta: &Meta, values: &[u16]) -> Result<Code, StoreError> {
+    let code: Code = meta
+        .code
+        .parse()
+        .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
+    check_meta(path, &code, meta, values)?;
+    Ok(code)
+}
+
+/// Checks a checkpoint's state, read from `path`, before anything is
+/// built from it: every field within what a run of `code` could have
+/// written (a crafted one could otherwise make sizes that cannot work,
+/// or index past the values kept).
+fn check_meta(path: &Path, code: &Code, m: &Meta, values: &[u16]) -> Result<(), StoreError> {
+    let bad = |what: String| Err(StoreError::damaged(path, what));
+    let (s, done) = (m.sizes, m.done);
+    if let Err(e) = Sizes::new(s.window, Some(s.prefix)) {
+        return bad(format!("its sizes are impossible: {e}"));
+    }
+    let st = &m.stats;
+    let max = u64::from(st.max_value);
+    if st.values != done
+        || max > u64::from(u16::MAX)
+        || values.iter().any(|&v| u64::from(v) > max)
+        || (done > 0 && values.last().map(|&v| u32::from(v)) != Some(st.last_value))
+        || st.zeros > done
+        || (done > 0 && (st.first_max_at >= done || st.zeros == 0))
+    {
+        return bad("its statistics do not match its values".into());
+    }
+    let counted = m.histogram.iter().try_fold(0u64, |a, &c| a.checked_add(c));
+    let marks_ok =
+        |marks: &[(u64, u32)]| marks.iter().all(|&(n, v)| n < done && u64::from(v) <= max);
+    if m.histogram.len() as u64 > max + 1
+        || counted != Some(done)
+        || !marks_ok(&m.powers)
+        || !marks_ok(&m.marks)
+    {
+        return bad("its histogram or marks do not match its values".into());
+    }
+    let d = &m.detector;
+    d.check(code).or_else(bad)?;
+    if d.seen() > done || (d.proven().is_none() && d.seen() != done) || d.kept_from() != m.lo {
+        return bad("its period detector does not match its values".into());
+    }
+    if m.prefix == 0 {
+        if m.lo != 0 || m.engine.is_some() {
+            return bad("its kept ranges are out of order".into());
+        }
+    } else {
+        // As `slide` leaves them: the prefix within its room, the window
+        // reaching back a whole step behind the newest value, and at most
+        // one step more.
+        let room = s.back().saturating_sub(reach(code) + SHORT as u64 + 64);
+        let behind = done - m.lo;
+        if m.prefix < s.prefix || m.prefix > room || behind < s.back() || behind > s.window {
+            return bad("its kept ranges do not match its window".into());
+        }
+        let Some(e) = &m.engine else {
+            return bad("it has dropped values but has no engine state".into());
+        };
+        let counts = e
+            .hist
+            .iter()
+            .flatten()
+            .try_fold(0u64, |a, &c| a.checked_add(c));
+        if e.built != done
+            || u64::from(e.max) != max
+            || e.hist.iter().any(|h| h.len() > 1 << 16)
+            || counts != Some(done - 1)
+        {
+            return bad("its engine state does not match its values".into());
+        }
+        // The rare positions are the prefix's heaps (n ≥ 1) that the mask
+        // makes rare, all of them.
+        let (mask, i0) = (
+            e.mask(),
+            code.rules().take_split.first().copied().unwrap_or(0),
+        );
+        let rare = (1..m.prefix as usize)
+            .filter(|&n| mask.is_rare(n, u32::from(values[n]), i0))
+            .map(|n| n as u64);
+        if !rare.eq(e.rare.iter().copied()) {
+            return bad("its rare positions do not match its values".into());
+        }
+    }
+    if let Some(x) = &m.export {
+        let framed = x.frames.checked_mul(x.frame_values);
+        let most = s.chunk().min(crate::store::seqfile::DEFAULT_FRAME_VALUES);
+        if !(1..=most).contains(&x.frame_values) || framed.is_none_or(|f| f > done) {
+            return bad("its export's state does not match its values".into());
+        }
+    }
+    Ok(())
+}
+
 /// How a windowed run ended.
 #[derive(Debug)]
 pub enum WindowEnding {
@@ -285,10 +383,7 @@ impl Windowed {
     /// Takes up the run checkpointed in `path`, to `to` values if given.
     pub fn resume(path: &Path, to: Option<u64>, threads: usize) -> Result<Windowed, WindowError> {
         let (locked, mut meta, values) = file::Locked::open(path)?;
-        let code: Code = meta
-            .code
-            .parse()
-            .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
+        let code = checked_code(path, &meta, &values)?;
         if let Some(to) = to {
             meta.to = to;
         }
@@ -669,10 +764,7 @@ pub struct WindowVerdict {
 /// from the kept values by [`verify::value_at`].
 pub fn verify(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreError> {
     let (meta, values) = file::read(path)?;
-    let code: Code = meta
-        .code
-        .parse()
-        .map_err(|_| StoreError::damaged(path, format!("unknown code {:?}", meta.code)))?;
+    let code = checked_code(path, &meta, &values)?;
     let [(a0, a1), (b0, _)] = meta.kept_ranges();
     let (prefix, ring) = values.split_at((a1 - a0) as usize);
     let kv = verify::KeptValues {
@@ -688,6 +780,8 @@ pub fn verify(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreErro
         p => b0 + p + reach(&code),
     };
     let mut picks = if meta.done > from {
+        // At most one pick a heap that can be picked.
+        let k = k.min(meta.done - from);
         crate::store::checkpoint::sample_heaps(seed, k, from, meta.done)
     } else {
         Vec::new()
