@@ -271,7 +271,10 @@ impl Detector {
         if self.bound != Bound::of(code) {
             return bad("bound");
         }
-        if self.kept_from > seen {
+        // A proven detector stops counting values, while a window that
+        // keeps going slides on past them ([`Detector::forget_before`]).
+        let proven = self.proven.is_some();
+        if self.kept_from > seen && !proven {
             return bad("start");
         }
         if self.short.len() != SHORT + 1 || self.short.iter().any(|&m| m > seen) {
@@ -288,7 +291,7 @@ impl Detector {
         let live_ok = self.live.len() <= MAX_LIVE
             && self.live.iter().all(|c| {
                 c.p as usize > SHORT
-                    && c.p.checked_add(self.kept_from).is_some_and(|e| e <= seen)
+                    && (proven || c.p.checked_add(self.kept_from).is_some_and(|e| e <= seen))
                     && c.checked == seen
                     && c.mm <= seen
                     && c.found_at <= seen

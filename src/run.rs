@@ -247,18 +247,27 @@ pub fn check_in_memory(to: u64) -> Result<(), JobError> {
     Ok(())
 }
 
+/// The most values [`reach_for_answers`] computes looking for a proven
+/// period (every period the three-digit census proves is proven well
+/// within it).
+pub const EXPLORE: u64 = 1 << 26;
+
 /// How many values a run that stops at a proven period computes to
 /// answer heaps `from..to`: `to` when they fit in memory; else, for a
 /// game whose periods can be proven and when the heaps asked for would
-/// fit themselves, as many as half the memory holds (room to widen them
-/// to 32 bits); the heaps past them are read off the period, if one is
-/// proven by then ([`check_answered`]).
+/// fit themselves, as many as a quarter of the memory holds (room to
+/// widen them to 32 bits), and at most [`EXPLORE`]; the heaps past them
+/// are read off the period, if one is proven by then
+/// ([`check_answered`]).
 pub fn reach_for_answers(code: &Code, from: u64, to: u64) -> Result<u64, JobError> {
     check_in_memory(to.saturating_sub(from).max(1))?;
     let Err(e) = check_in_memory(to) else {
         return Ok(to);
     };
-    let most = memory_available().unwrap_or(0) / 4;
+    // Looking for a proof costs time as well as memory: a game with no
+    // period proven in the first EXPLORE values is refused in about a
+    // minute rather than after hours.
+    let most = (memory_available().unwrap_or(0) / 4).min(EXPLORE);
     if matches!(e, JobError::Empty) || !Detector::new(code).can_prove() || most == 0 {
         return Err(e);
     }

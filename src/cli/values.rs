@@ -74,7 +74,12 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     }
     let job = engine.job(code, reach)?;
     let outcome = run::run_until(&job, true, &mut |_| {})?;
-    run::check_answered(&outcome.summary, to)?;
+    if run::check_answered(&outcome.summary, to).is_err() {
+        return Err(input(format!(
+            "no period of {} is proven in its first {} values and {to} values do not fit in memory: G(n) past them cannot be given",
+            outcome.summary.code, outcome.summary.values
+        )));
+    }
     let seq = &outcome.seq;
     let known = outcome.summary.values;
     let period = outcome.summary.period;
