@@ -11,93 +11,11 @@
 use std::fs::OpenOptions;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use octal::engine::Reference;
-
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
-
-fn run(args: &[&str]) -> Output {
-    octal().args(args).output().expect("octal runs")
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    octal()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("octal runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
-}
-
-/// Counts of one category, printed at the end.
-struct Tally {
-    name: &'static str,
-    tried: usize,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn new(name: &'static str) -> Tally {
-        Tally {
-            name,
-            tried: 0,
-            failures: Vec::new(),
-        }
-    }
-
-    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
-        self.tried += 1;
-        if !ok {
-            self.failures.push(what());
-        }
-    }
-
-    fn done(self) {
-        println!(
-            "faults: {}: tried {}, passed {}",
-            self.name,
-            self.tried,
-            self.tried - self.failures.len()
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{}: {} of {} failed:\n{}",
-            self.name,
-            self.failures.len(),
-            self.tried,
-            self.failures.join("\n")
-        );
-    }
-}
-
-/// A one-line error on stderr, no panic, exit `code`.
-fn one_line_error(out: &Output, code: i32) -> Result<(), String> {
-    let err = text(&out.stderr);
-    if out.status.code() != Some(code) {
-        return Err(format!(
-            "exit {:?}, wanted {code}: {err}",
-            out.status.code()
-        ));
-    }
-    if err.lines().count() != 1 || err.contains("panicked") {
-        return Err(format!("not one line: {err:?}"));
-    }
-    Ok(())
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::*;
 
 fn values_of(file: &Path) -> Result<Vec<u32>, String> {
     let out = run(&["values", p(file)]);

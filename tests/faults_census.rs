@@ -22,69 +22,9 @@ use std::process::{Command, Output};
 
 use proptest::prelude::*;
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Counts of one category, printed at the end.
-struct Tally {
-    name: &'static str,
-    tried: usize,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn new(name: &'static str) -> Tally {
-        Tally {
-            name,
-            tried: 0,
-            failures: Vec::new(),
-        }
-    }
-
-    fn check(&mut self, ok: Result<(), String>, what: impl FnOnce() -> String) {
-        self.tried += 1;
-        if let Err(e) = ok {
-            self.failures.push(format!("{}: {e}", what()));
-        }
-    }
-
-    fn done(self) {
-        println!(
-            "faults: {}: tried {}, passed {}",
-            self.name,
-            self.tried,
-            self.tried - self.failures.len()
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{}: {} of {} failed:\n{}",
-            self.name,
-            self.failures.len(),
-            self.tried,
-            self.failures.join("\n")
-        );
-    }
-}
-
-/// A one-line error on stderr, no panic, exit `code`.
-fn one_line_error(out: &Output, code: i32) -> Result<(), String> {
-    let err = text(&out.stderr);
-    if out.status.code() != Some(code) {
-        return Err(format!(
-            "exit {:?}, wanted {code}: {err}",
-            out.status.code()
-        ));
-    }
-    if err.lines().count() != 1 || err.contains("panicked") {
-        return Err(format!("not one line: {err:?}"));
-    }
-    Ok(())
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::*;
 
 // ---------------------------------------------------------------------
 // Job scripts

@@ -11,76 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use octal::engine::Reference;
-
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
-
-fn run(args: &[&str]) -> Output {
-    octal().args(args).output().expect("octal runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-/// Counts of one category, printed at the end.
-struct Tally {
-    name: &'static str,
-    tried: usize,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn new(name: &'static str) -> Tally {
-        Tally {
-            name,
-            tried: 0,
-            failures: Vec::new(),
-        }
-    }
-
-    fn check(&mut self, result: Result<(), String>, what: impl FnOnce() -> String) {
-        self.tried += 1;
-        if let Err(e) = result {
-            self.failures.push(format!("{}: {e}", what()));
-        }
-    }
-
-    fn done(self) {
-        println!(
-            "faults: {}: tried {}, passed {}",
-            self.name,
-            self.tried,
-            self.tried - self.failures.len()
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{}: {} of {} failed:\n{}",
-            self.name,
-            self.failures.len(),
-            self.tried,
-            self.failures.join("\n")
-        );
-    }
-}
-
-/// A one-line error on stderr, no panic, exit `code`.
-fn one_line_error(out: &Output, code: i32) -> Result<(), String> {
-    let err = text(&out.stderr);
-    if out.status.code() != Some(code) {
-        return Err(format!("exit {:?}, wanted {code}: {err}", out.status));
-    }
-    if err.lines().count() != 1 || err.contains("panicked") || err.contains("backtrace") {
-        return Err(format!("not one line: {err:?}"));
-    }
-    Ok(())
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::*;
 
 /// `one_line_error` whose line says `needle`.
 fn error_saying(out: &Output, code: i32, needle: &str) -> Result<(), String> {
@@ -90,10 +23,6 @@ fn error_saying(out: &Output, code: i32, needle: &str) -> Result<(), String> {
         return Err(format!("{err:?} does not say {needle:?}"));
     }
     Ok(())
-}
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
 }
 
 fn make_store(dir: &Path, name: &str, code: &str, to: u64) -> PathBuf {

@@ -16,90 +16,13 @@ use std::process::{Child, Output, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
 
-use octal::engine::Reference;
-
 #[path = "common/child.rs"]
 mod child;
 use child::{octal, wait_for};
 
-fn run(args: &[&str]) -> Output {
-    octal().args(args).output().expect("octal runs")
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    octal()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("octal runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
-}
-
-/// Counts of one category, printed at the end.
-struct Tally {
-    name: &'static str,
-    tried: usize,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn new(name: &'static str) -> Tally {
-        Tally {
-            name,
-            tried: 0,
-            failures: Vec::new(),
-        }
-    }
-
-    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
-        self.tried += 1;
-        if !ok {
-            self.failures.push(what());
-        }
-    }
-
-    fn done(self) {
-        println!(
-            "faults: {}: tried {}, passed {}",
-            self.name,
-            self.tried,
-            self.tried - self.failures.len()
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{}: {} of {} failed:\n{}",
-            self.name,
-            self.failures.len(),
-            self.tried,
-            self.failures.join("\n")
-        );
-    }
-}
-
-/// A one-line error on stderr, no panic, a non-zero exit (`code` if
-/// given).
-fn one_line_error(out: &Output, code: Option<i32>) -> Result<(), String> {
-    let err = text(&out.stderr);
-    let exit = out.status.code();
-    if exit == Some(0) || code.is_some_and(|c| exit != Some(c)) {
-        return Err(format!("exit {exit:?}, wanted {code:?}: {err}"));
-    }
-    if err.lines().count() != 1 || err.contains("panicked") {
-        return Err(format!("not one line: {err:?}"));
-    }
-    Ok(())
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::*;
 
 /// G(from..to) of a store or sequence file, as `octal values` prints them.
 fn values_of(file: &Path, from: u64, to: u64) -> Result<Vec<u32>, String> {

@@ -13,14 +13,13 @@
 //! `--nocapture` to see them).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use octal::engine::Reference;
 use serde_json::Value;
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::*;
 
 /// Runs `octal` in `dir` with the words of `line` as its arguments.
 fn sh(dir: &Path, line: &str) -> Output {
@@ -29,55 +28,6 @@ fn sh(dir: &Path, line: &str) -> Output {
         .args(line.split_whitespace())
         .output()
         .expect("octal runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
-}
-
-/// Counts of one category, printed at the end.
-struct Tally {
-    name: &'static str,
-    tried: usize,
-    failures: Vec<String>,
-}
-
-impl Tally {
-    fn new(name: &'static str) -> Tally {
-        Tally {
-            name,
-            tried: 0,
-            failures: Vec::new(),
-        }
-    }
-
-    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
-        self.tried += 1;
-        if !ok {
-            self.failures.push(what());
-        }
-    }
-
-    fn done(self) {
-        println!(
-            "faults: {}: tried {}, passed {}",
-            self.name,
-            self.tried,
-            self.tried - self.failures.len()
-        );
-        assert!(
-            self.failures.is_empty(),
-            "{}: {} of {} failed:\n{}",
-            self.name,
-            self.failures.len(),
-            self.tried,
-            self.failures.join("\n")
-        );
-    }
 }
 
 /// `.16`'s published period and preperiod, and the values that prove it.
