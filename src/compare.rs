@@ -61,7 +61,11 @@ pub struct Comparison<'a> {
 impl Comparison<'_> {
     /// The first n compared (B has no negative heaps).
     pub fn start(&self) -> u64 {
-        (-self.shift).max(0) as u64
+        if self.shift < 0 {
+            self.shift.unsigned_abs()
+        } else {
+            0
+        }
     }
 
     /// When both sides are proven periodic: agreement on every n below this

@@ -156,6 +156,34 @@ fn every_manual_page_referred_to_is_written() {
     std::fs::write(&file, b"x").unwrap();
     let out = run(&["man", "--dir", p(&file.join("sub"))]);
     t.check(one_line_error(&out, 2), || "man --dir under a file".into());
+    // A page's name taken by a link to a user's file, or a hard link to
+    // it: the file is left as it was.
+    for hard in [false, true] {
+        let d = dir.path().join(if hard { "hard" } else { "soft" });
+        std::fs::create_dir(&d).unwrap();
+        let victim = dir.path().join(format!("victim-{hard}"));
+        std::fs::write(&victim, b"precious").unwrap();
+        if hard {
+            std::fs::hard_link(&victim, d.join("octal-run.1")).unwrap();
+        } else {
+            std::os::unix::fs::symlink(&victim, d.join("octal-run.1")).unwrap();
+        }
+        let out = run(&["man", "--dir", p(&d)]);
+        let kept = std::fs::read(&victim).unwrap() == b"precious";
+        t.check(
+            if kept {
+                Ok(())
+            } else {
+                Err(format!("victim overwritten; {}", text(&out.stderr)))
+            },
+            || {
+                format!(
+                    "man --dir over a {} link",
+                    if hard { "hard" } else { "symbolic" }
+                )
+            },
+        );
+    }
     t.done();
 }
 

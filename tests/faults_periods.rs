@@ -297,5 +297,11 @@ fn flags_a_run_cannot_use_are_refused_or_said_unused() {
             &["--checkpoint-every", secs, "≥ 0"],
         );
     }
+    // The one shift whose negation (the first n compared) is no i64.
+    refuses(
+        &mut t,
+        "compare .16 .16 --shift=-9223372036854775808",
+        &["--shift", "out of range"],
+    );
     t.done();
 }

@@ -42,6 +42,14 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
         engine,
     } = args;
     let to = to.map(|t| parse_to("to", &t)).transpose()?;
+    if shift == i64::MIN {
+        // Its negation, the first n compared, is no i64.
+        return Err(input(format!(
+            "--shift {shift} is out of range: give a shift from -{} to {}",
+            i64::MAX,
+            i64::MAX
+        )));
+    }
     let reach = |k: i64| {
         to.unwrap_or(COMPARE_DEFAULT)
             .saturating_add_signed(k.max(0))

@@ -32,8 +32,9 @@ pub fn man(a: ManArgs) -> Result<ExitCode> {
     if let Some(dir) = a.dir {
         std::fs::create_dir_all(&dir)
             .map_err(|e| input(format!("{}: making the directory: {e}", dir.display())))?;
-        clap_mangen::generate_to(documented(), &dir)
-            .with_context(|| format!("{}: writing the manual pages", dir.display()))?;
+        let mut cmd = documented();
+        cmd.build();
+        write_pages(cmd, &dir)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut page = Vec::new();
@@ -42,6 +43,22 @@ pub fn man(a: ManArgs) -> Result<ExitCode> {
         .context("writing the manual page")?;
     std::io::stdout().write_all(&page).map_err(stdout_error)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the page of `cmd` and of each of its visible subcommands into
+/// `dir` (`octal.1`, `octal-run.1`, …), each through the one safe writer
+/// (never through a link, never over a store or a device).
+fn write_pages(cmd: clap::Command, dir: &std::path::Path) -> Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub.clone(), dir)?;
+    }
+    let man = clap_mangen::Man::new(cmd);
+    let path = dir.join(man.get_filename());
+    let mut page = Vec::new();
+    man.render(&mut page)
+        .context("rendering the manual pages")?;
+    octal::store::output::write_file_io(&path, &page)
+        .with_context(|| format!("{}: writing the manual page", path.display()))
 }
 
 /// Prints what clap stops at without an error (`--help`, `--version`) and
