@@ -134,6 +134,38 @@ pub struct Period {
 }
 
 impl Period {
+    /// Checks a proof recorded in a file against the values it rests on
+    /// (`g(n)` = G(n) for n < `len`), so that a damaged or forged record is
+    /// never taken for a proof: p ≥ 1, the bound is the one the game's
+    /// rules give for (p, s) and the values reach it, G(n) = G(n − p) for
+    /// every n from s + p up to it, and s is least (G(s − 1) ≠ G(s − 1 + p)).
+    /// The error says what fails.
+    pub fn check_proof(&self, code: &Code, len: u64, g: impl Fn(u64) -> u32) -> Result<(), String> {
+        let (p, s) = (self.period, self.preperiod);
+        let bad = |why: String| Err(format!("the recorded period {p} (preperiod {s}) {why}"));
+        if p == 0 {
+            return bad("is no period".into());
+        }
+        let Some(need) = Bound::of(code).map(|b| b.needed(p, s)) else {
+            return bad("cannot be proven for this game".into());
+        };
+        if self.bound != Some(need) || self.proven_at < need {
+            return bad(format!(
+                "is not proven by its bound: the proof needs {need} values"
+            ));
+        }
+        if need > len {
+            return bad(format!("needs {need} values, and the file holds {len}"));
+        }
+        if let Some(n) = (s + p..need).find(|&n| g(n) != g(n - p)) {
+            return bad(format!("does not hold: G({n}) ≠ G({})", n - p));
+        }
+        if s > 0 && g(s - 1) == g(s - 1 + p) {
+            return bad(format!("is not least: G({}) = G({})", s - 1, s - 1 + p));
+        }
+        Ok(())
+    }
+
     /// The last irregular value's index, `s − 1` (None when `s = 0`).
     pub fn last_irregular(&self) -> Option<u64> {
         self.preperiod.checked_sub(1)
@@ -653,6 +685,54 @@ pub fn notation<V: Value>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recorded_proof_is_checked_against_the_values() {
+        // Kayles (0.77): period 12 from n = 71, as data/sequences gives
+        // it; the values from the reference engine.
+        let code: Code = "0.77".parse().unwrap();
+        let g = crate::compute(&mut crate::engine::Reference::new(&code), 2000);
+        let need = Bound::of(&code).unwrap().needed(12, 71);
+        let true_one = Period {
+            period: 12,
+            preperiod: 71,
+            proven_at: need,
+            bound: Some(need),
+        };
+        let at = |n: u64| g[n as usize];
+        assert_eq!(true_one.check_proof(&code, 2000, at), Ok(()));
+        // Too few values for the bound.
+        assert!(true_one.check_proof(&code, need - 1, at).is_err());
+        let forged = [
+            Period {
+                period: 0,
+                ..true_one
+            },
+            Period {
+                period: 1,
+                ..true_one
+            },
+            Period {
+                preperiod: 70,
+                ..true_one
+            },
+            Period {
+                preperiod: 72,
+                ..true_one
+            },
+            Period {
+                bound: Some(need - 1),
+                ..true_one
+            },
+            Period {
+                proven_at: need - 1,
+                ..true_one
+            },
+        ];
+        for p in forged {
+            assert!(p.check_proof(&code, 2000, at).is_err(), "{p:?} passed");
+        }
+    }
 
     fn detect(values: &[u32], bound: Option<Bound>, step: usize) -> Detector {
         let mut d = Detector::with_bound(bound);

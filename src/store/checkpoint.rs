@@ -113,6 +113,16 @@ pub fn restore_detector(store: &Store) -> Detector {
     detector_of(store, store.good())
 }
 
+/// What is wrong with the proof a store's saved detector records, if it
+/// records one ([`Period::check_proof`] over the store's values).
+pub fn proof_problem(store: &Store, d: &Detector) -> Option<String> {
+    let p = d.proven()?;
+    let len = store.good();
+    let g = store.view(0, len);
+    p.check_proof(store.code(), len, |n| g.get(n as usize))
+        .err()
+}
+
 /// The period detector of the store's first `n` values (`n` ≤ what it
 /// holds): the one saved with the checkpoint when it was fed exactly
 /// those, or when it holds a proof that they reach (a proven detector
@@ -124,7 +134,9 @@ pub fn detector_of(store: &Store, n: u64) -> Detector {
     let cp = store.checkpoint();
     let n = n.min(cp.good);
     if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
-        let proven_by_n = d.proven().is_some_and(|p| p.proven_at <= n);
+        // A recorded proof is used only where the values bear it out.
+        let sound = proof_problem(store, &d).is_none();
+        let proven_by_n = sound && d.proven().is_some_and(|p| p.proven_at <= n);
         if d.kept_from() == 0 && ((n == cp.good && d.seen() == n) || proven_by_n) {
             return d;
         }
@@ -348,6 +360,11 @@ pub fn verify_store_with(
             stats.checksum.hex(),
             cp.stats.checksum.hex()
         ));
+    }
+    if problems.is_empty() {
+        if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
+            problems.extend(proof_problem(store, &d));
+        }
     }
     if problems.is_empty() {
         for (i, have, want) in

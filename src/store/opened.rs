@@ -117,12 +117,33 @@ impl Opened {
     pub fn period(&self) -> Option<Period> {
         match self {
             Opened::Store(s, _) => checkpoint::restore_detector(s).proven(),
-            Opened::File(f) => f
-                .header()
-                .period
-                .clone()
-                .and_then(|p| serde_json::from_value(p).ok()),
+            Opened::File(_) => self.recorded_period().and_then(Result::ok),
         }
+    }
+
+    /// A sequence file's recorded period, checked against its values
+    /// ([`Period::check_proof`]): `Err` says why it is no proof.
+    fn recorded_period(&self) -> Option<Result<Period, String>> {
+        let Opened::File(f) = self else {
+            return None;
+        };
+        let p: Period = match serde_json::from_value(f.header().period.clone()?) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(format!("the recorded period cannot be read: {e}"))),
+        };
+        let len = p.bound.unwrap_or(0).min(self.len());
+        Some(match self.read(0, len) {
+            Ok(g) => p
+                .check_proof(self.code(), self.len(), |n| {
+                    if (n as usize) < g.len() {
+                        g.get(n as usize)
+                    } else {
+                        u32::MAX
+                    }
+                })
+                .map(|()| p),
+            Err(e) => Err(e.to_string()),
+        })
     }
 
     /// For a store that opened at its older checkpoint: why.
@@ -241,6 +262,9 @@ impl Opened {
             }
             Opened::File(f) => {
                 let mut problems = f.problems();
+                if problems.is_empty() {
+                    problems.extend(self.recorded_period().and_then(Result::err));
+                }
                 if problems.is_empty() && k > 0 {
                     let all = f.read_all()?;
                     for (i, have, want) in checkpoint::recompute_with(
