@@ -368,7 +368,7 @@ fn family_member(
                 input("give --index, or run as a Slurm array task (SLURM_ARRAY_TASK_ID)")
             })?,
     };
-    let manifest = octal::slurm::Manifest::load(dir)?;
+    let manifest = octal::slurm::Manifest::load(dir).map_err(slurm_error)?;
     let member = manifest.member(index)?;
     // The member's values live in a store, so a task killed by Slurm
     // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
