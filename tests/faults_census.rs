@@ -189,18 +189,24 @@ fn script_is_the_template(script: &str, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `family cookie-cutter` (k = 1, 2, to 100), quiet.
+fn cookie_cutter() -> Command {
+    let mut c = octal();
+    c.args([
+        "family",
+        "cookie-cutter",
+        "--k",
+        "1..2",
+        "--to",
+        "100",
+        "--quiet",
+    ]);
+    c
+}
+
 /// `family cookie-cutter` (k = 1, 2, to 100) prepared into `dir`.
 fn prepare_family(dir: &Path, time: &OsString, mem: &OsString) -> Output {
-    octal()
-        .args([
-            "family",
-            "cookie-cutter",
-            "--k",
-            "1..2",
-            "--to",
-            "100",
-            "--quiet",
-        ])
+    cookie_cutter()
         .arg("--time")
         .arg(time)
         .arg("--mem")
@@ -869,6 +875,11 @@ fn slurm_census_to(dir: &Path, to: &str, tasks: &[usize]) {
     }
 }
 
+/// `family cookie-cutter` (k = 1, 2, to 100) run into `dir`.
+fn local_family(dir: &Path) -> Output {
+    cookie_cutter().arg("--out").arg(dir).output().unwrap()
+}
+
 fn member(dir: &Path, index: usize) -> Output {
     octal()
         .args(["family", "member", "--quiet", "--index", &index.to_string()])
@@ -1053,6 +1064,12 @@ fn a_linked_subdirectory_is_never_followed() {
             .unwrap();
         t.check(untouched(&out), || format!("census --slurm, {sub} a link"));
     }
+    let dir = tmp.path().join("family-stores");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("stores")).unwrap();
+    t.check(untouched(&local_family(&dir)), || {
+        "family --out, stores a link".into()
+    });
     // A job array whose results or stores became a link to a copy.
     for sub in ["results", "stores"] {
         let dir = tmp.path().join(format!("array-{sub}"));
@@ -1107,6 +1124,14 @@ fn a_census_in_use_is_refused_at_once() {
     drop(lock);
     t.check(collect_to(&array, TO).status.success(), || {
         "census --collect once free".into()
+    });
+    let fam = tmp.path().join("family");
+    std::fs::create_dir_all(&fam).unwrap();
+    let lock = PathLock::acquire(&fam.join("family")).unwrap();
+    t.check(in_use(&local_family(&fam)), || "family --out".into());
+    drop(lock);
+    t.check(local_family(&fam).status.success(), || {
+        "family --out once free".into()
     });
     t.done();
 }
