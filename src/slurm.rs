@@ -33,6 +33,10 @@ pub enum SlurmError {
     NoSuchMember { index: usize, len: usize },
     #[error("{0} already holds a family manifest; use another directory or remove it")]
     Exists(String),
+    /// `results/`, `stores/` or `logs/` of a directory that is a link or
+    /// another file: never followed, so nothing lands elsewhere.
+    #[error("{0}: not a directory (a symbolic link or another file); octal keeps its own results, stores and logs there: move it away")]
+    NotADirectory(String),
     #[error("--time {0:?}: give a Slurm time limit in digits: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS")]
     BadTime(String),
     #[error("--mem {0:?}: give a Slurm memory size in digits with an optional unit K, M, G or T (e.g. 2G)")]
@@ -55,6 +59,8 @@ impl SlurmError {
                 | SlurmError::BadMem(_)
                 | SlurmError::Unsafe { .. }
                 | SlurmError::BadResult { .. }
+                | SlurmError::BadManifest { .. }
+                | SlurmError::NotADirectory(_)
         )
     }
 }
@@ -211,18 +217,60 @@ impl Manifest {
             path: name.clone(),
             error: source,
         })?;
-        let m: Manifest = serde_json::from_str(&text).map_err(|e| SlurmError::BadManifest {
+        let bad = |message: String| SlurmError::BadManifest {
             path: name.clone(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let fnv = value.as_object_mut().and_then(|o| o.remove("fnv"));
+        let m: Manifest = serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
         if m.format != "octal-family" || m.version != MANIFEST_VERSION {
-            return Err(SlurmError::BadManifest {
-                path: name,
-                message: format!("format {:?} version {}", m.format, m.version),
-            });
+            return Err(bad(format!("format {:?} version {}", m.format, m.version)));
         }
+        match fnv {
+            None => {
+                return Err(bad(
+                    "written without a checksum (by an older octal); prepare the job array again"
+                        .into(),
+                ))
+            }
+            Some(f) if f.as_str() != Some(m.digest().as_str()) => {
+                return Err(bad("its checksum does not match its contents".into()))
+            }
+            Some(_) => {}
+        }
+        check_subdirs(dir)?;
         Ok(m)
     }
+
+    /// A checksum of the manifest, kept in its file (`"fnv"`) so that a
+    /// manifest changed by hand is refused.
+    fn digest(&self) -> String {
+        crate::stats::Checksum::of_bytes(&serde_json::to_vec(self).expect("manifest serialises"))
+            .hex()
+    }
+
+    /// The manifest's file: its fields and its checksum.
+    fn to_json(&self) -> String {
+        let mut value = serde_json::to_value(self).expect("manifest serialises");
+        if let Some(o) = value.as_object_mut() {
+            o.insert("fnv".into(), self.digest().into());
+        }
+        serde_json::to_string_pretty(&value).expect("manifest serialises") + "\n"
+    }
+}
+
+/// Refuses a `results/`, `stores/` or `logs/` of `dir` that exists and is
+/// not a real directory (a symbolic link to one is never followed).
+pub fn check_subdirs(dir: &Path) -> Result<(), SlurmError> {
+    for sub in ["logs", "results", "stores"] {
+        let p = dir.join(sub);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_dir()) {
+            return Err(SlurmError::NotADirectory(p.display().to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Where member `index` keeps its store and its result.
@@ -372,6 +420,7 @@ pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, S
     if Manifest::path(dir).exists() {
         return Err(SlurmError::Exists(dir.display().to_string()));
     }
+    check_subdirs(dir)?;
     for sub in ["logs", "results", "stores"] {
         let p = dir.join(sub);
         std::fs::create_dir_all(&p).map_err(|source| SlurmError::Write {
@@ -379,8 +428,7 @@ pub fn prepare(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<PathBuf, S
             error: source,
         })?;
     }
-    let text = serde_json::to_string_pretty(manifest).expect("manifest serialises");
-    write_file(&Manifest::path(dir), &(text + "\n"))?;
+    write_file(&Manifest::path(dir), &manifest.to_json())?;
     let script = dir.join("family.sbatch");
     write_file(&script, &body)?;
     Ok(script)

@@ -3,7 +3,10 @@
 //! scripts (and paths that must still work in them), a census directory
 //! damaged in each way a re-run may meet, a census re-run to a lower
 //! `--to`, a Slurm census collected with a finished task's store damaged,
-//! and random bytes in the census' results files.
+//! random bytes in the census' results files; and (second attack) a
+//! collect of another census' task or --to, a manifest changed by hand,
+//! linked subdirectories, a census directory in use, what a killed
+//! census leaves behind, and census files that are not regular files.
 //!
 //! Expected tables are an undamaged census' own, made once in a fresh
 //! directory; the script's lines are checked against the generator's
@@ -186,18 +189,24 @@ fn script_is_the_template(script: &str, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `family cookie-cutter` (k = 1, 2, to 100), quiet.
+fn cookie_cutter() -> Command {
+    let mut c = octal();
+    c.args([
+        "family",
+        "cookie-cutter",
+        "--k",
+        "1..2",
+        "--to",
+        "100",
+        "--quiet",
+    ]);
+    c
+}
+
 /// `family cookie-cutter` (k = 1, 2, to 100) prepared into `dir`.
 fn prepare_family(dir: &Path, time: &OsString, mem: &OsString) -> Output {
-    octal()
-        .args([
-            "family",
-            "cookie-cutter",
-            "--k",
-            "1..2",
-            "--to",
-            "100",
-            "--quiet",
-        ])
+    cookie_cutter()
         .arg("--time")
         .arg(time)
         .arg("--mem")
@@ -846,4 +855,406 @@ fn random_results_files_never_give_other_tables() {
         &files,
         &|| collect(&array),
     );
+}
+
+// ---------------------------------------------------------------------
+// A census' directory shared, linked, left behind (second attack)
+
+/// `census --slurm` of the one-digit census to `to` in `dir`, with the
+/// tasks `tasks` run.
+fn slurm_census_to(dir: &Path, to: &str, tasks: &[usize]) {
+    let out = octal()
+        .args(["census", "--digits", "1", "--to", to, "--quiet", "--slurm"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for i in tasks {
+        let task = member(dir, *i);
+        assert!(task.status.success(), "task {i}: {}", text(&task.stderr));
+    }
+}
+
+/// `family cookie-cutter` (k = 1, 2, to 100) run into `dir`.
+fn local_family(dir: &Path) -> Output {
+    cookie_cutter().arg("--out").arg(dir).output().unwrap()
+}
+
+fn member(dir: &Path, index: usize) -> Output {
+    octal()
+        .args(["family", "member", "--quiet", "--index", &index.to_string()])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+fn collect_to(dir: &Path, to: &str) -> Output {
+    octal()
+        .args([
+            "census",
+            "--digits",
+            "1",
+            "--quiet",
+            "--to",
+            to,
+            "--collect",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+/// Refused (exit 2, one line) and the tables of `dir` still `want`.
+fn refused_unchanged(out: &Output, dir: &Path, want: &[String]) -> Result<(), String> {
+    one_line_error(out, 2)?;
+    match tables(dir) {
+        Ok(t) if t == want => Ok(()),
+        _ => Err("the tables changed".into()),
+    }
+}
+
+/// Whether stderr says `what`.
+fn says(out: &Output, what: &str) -> Result<(), String> {
+    let err = text(&out.stderr);
+    err.contains(what)
+        .then_some(())
+        .ok_or(format!("does not say {what:?}: {err}"))
+}
+
+/// Copies the census directory `from` to `to` (stores kept sparse).
+fn copy_dir(from: &Path, to: &Path) {
+    let ok = Command::new("cp")
+        .args(["-r", "--sparse=always"])
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cp -r");
+}
+
+/// A job array to 2^12 in `dir`, every task run and collected: its tables.
+fn collected(dir: &Path) -> Vec<String> {
+    slurm_census_to(dir, "2^12", &(0..16).collect::<Vec<_>>());
+    let out = collect_to(dir, "2^12");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    tables(dir).unwrap()
+}
+
+/// A task's result and store taken from a job array of another --to, and
+/// a --to other than the array's: refused, the tables left as they were.
+#[test]
+fn a_collect_takes_nothing_of_another_census() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    let want = collected(&base);
+    // Task 6 is 0.6 (open at 2^12), run to 2^13 in another array.
+    let wider = tmp.path().join("wider");
+    slurm_census_to(&wider, "2^13", &[6]);
+    let mut t = Tally::new("census --collect of another census' task or --to");
+    let dir = tmp.path().join("mixed");
+    copy_dir(&base, &dir);
+    std::fs::copy(wider.join("results/6.json"), dir.join("results/6.json")).unwrap();
+    copy_sparse(&wider.join("stores/6.octal"), &dir.join("stores/6.octal"));
+    let out = collect_to(&dir, "2^12");
+    t.check(
+        refused_unchanged(&out, &dir, &want).and_then(|()| says(&out, "beyond --to 4096")),
+        || "task 6's result and store from a census to 2^13".into(),
+    );
+    for to in ["2^13", "2^11", "4097"] {
+        let out = collect_to(&base, to);
+        t.check(refused_unchanged(&out, &base, &want), || {
+            format!("collected with --to {to}, prepared with 2^12")
+        });
+    }
+    let out = collect_to(&wider, "2^12");
+    t.check(one_line_error(&out, 2), || {
+        "an array to 2^13 collected with --to 2^12".into()
+    });
+    t.done();
+}
+
+/// A manifest changed by hand or written without its checksum: refused
+/// (its tasks too), the tables left as they were.
+#[test]
+fn a_changed_manifest_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    let want = collected(&base);
+    let mut t = Tally::new("census --collect with its manifest changed");
+    let manifest = |dir: &Path| dir.join("manifest.json");
+    let edits: [(&str, &str, &str, &str); 3] = [
+        ("\"to\": 4096", "\"to\": 4097", "4097", "--to changed"),
+        ("\"to\": 4096", "\"to\": 4097", "2^12", "--to changed"),
+        (
+            "\"time\": \"0-01:00:00\"",
+            "\"time\": \"0-02:00:00\"",
+            "2^12",
+            "--time changed",
+        ),
+    ];
+    for (from, into, to, what) in edits {
+        let dir = tmp.path().join("edited");
+        copy_dir(&base, &dir);
+        let text0 = std::fs::read_to_string(manifest(&dir)).unwrap();
+        assert!(text0.contains(from), "{text0}");
+        std::fs::write(manifest(&dir), text0.replace(from, into)).unwrap();
+        let out = collect_to(&dir, to);
+        t.check(refused_unchanged(&out, &dir, &want), || {
+            format!("{what}, collected with --to {to}")
+        });
+        let out = member(&dir, 0);
+        t.check(one_line_error(&out, 2), || format!("{what}: task 0 run"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // A manifest with no checksum (as an older octal wrote it).
+    let dir = tmp.path().join("old");
+    copy_dir(&base, &dir);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest(&dir)).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("fnv");
+    std::fs::write(manifest(&dir), v.to_string()).unwrap();
+    let out = collect_to(&dir, "2^12");
+    t.check(
+        refused_unchanged(&out, &dir, &want).and_then(|()| says(&out, "checksum")),
+        || "no checksum".into(),
+    );
+    t.done();
+}
+
+/// A `results`, `stores` or `logs` of a census' or a job array's
+/// directory that is a symbolic link (to a directory elsewhere) or a
+/// file: refused, nothing written through it.
+#[test]
+fn a_linked_subdirectory_is_never_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let victim = tmp.path().join("victim");
+    let mut t = Tally::new("census and Slurm directories with a linked subdirectory");
+    let untouched = |out: &Output| -> Result<(), String> {
+        one_line_error(out, 2)?;
+        match std::fs::read_dir(&victim).unwrap().count() {
+            0 => Ok(()),
+            n => Err(format!("{n} files written through the link")),
+        }
+    };
+    for sub in ["results", "stores"] {
+        for link in [true, false] {
+            std::fs::create_dir_all(&victim).unwrap();
+            let dir = tmp.path().join(format!("census-{sub}-{link}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            if link {
+                std::os::unix::fs::symlink(&victim, dir.join(sub)).unwrap();
+            } else {
+                std::fs::write(dir.join(sub), b"").unwrap();
+            }
+            let out = census(&dir, TO);
+            t.check(untouched(&out), || {
+                format!("census --out, {sub} a link {link}")
+            });
+        }
+    }
+    for sub in ["logs", "results", "stores"] {
+        let dir = tmp.path().join(format!("slurm-{sub}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(sub)).unwrap();
+        let out = octal()
+            .args(["census", "--digits", "1", "--to", TO, "--quiet", "--slurm"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        t.check(untouched(&out), || format!("census --slurm, {sub} a link"));
+    }
+    let dir = tmp.path().join("family-stores");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("stores")).unwrap();
+    t.check(untouched(&local_family(&dir)), || {
+        "family --out, stores a link".into()
+    });
+    // A job array whose results or stores became a link to a copy.
+    for sub in ["results", "stores"] {
+        let dir = tmp.path().join(format!("array-{sub}"));
+        slurm_census_to(&dir, TO, &[0, 1]);
+        let copy = tmp.path().join(format!("copy-{sub}"));
+        std::fs::rename(dir.join(sub), &copy).unwrap();
+        std::os::unix::fs::symlink(&copy, dir.join(sub)).unwrap();
+        let before = std::fs::read_dir(&copy).unwrap().count();
+        let same = |out: &Output| -> Result<(), String> {
+            one_line_error(out, 2)?;
+            match std::fs::read_dir(&copy).unwrap().count() {
+                n if n == before => Ok(()),
+                _ => Err("files written through the link".into()),
+            }
+        };
+        t.check(same(&member(&dir, 2)), || {
+            format!("family member, {sub} a link")
+        });
+        t.check(same(&collect_to(&dir, TO)), || {
+            format!("census --collect, {sub} a link")
+        });
+    }
+    t.done();
+}
+
+/// A census' directory or a job array being collected, in use by
+/// another octal process (its lock held here): a second census or
+/// collect is refused at once (exit 1, one line), and runs once it goes.
+#[test]
+fn a_census_in_use_is_refused_at_once() {
+    use octal::store::output::PathLock;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("census on a directory another census uses");
+    let in_use = |out: &Output| -> Result<(), String> {
+        one_line_error(out, 1)?;
+        says(out, "in use by another octal process")
+    };
+    let dir = tmp.path().join("census");
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = PathLock::acquire(&dir.join("census")).unwrap();
+    t.check(in_use(&census(&dir, TO)), || "census --out".into());
+    drop(lock);
+    t.check(census(&dir, TO).status.success(), || {
+        "census --out once free".into()
+    });
+    let array = tmp.path().join("array");
+    slurm_census_to(&array, TO, &(0..16).collect::<Vec<_>>());
+    let lock = PathLock::acquire(&array.join("census")).unwrap();
+    t.check(in_use(&collect_to(&array, TO)), || {
+        "census --collect".into()
+    });
+    drop(lock);
+    t.check(collect_to(&array, TO).status.success(), || {
+        "census --collect once free".into()
+    });
+    let fam = tmp.path().join("family");
+    std::fs::create_dir_all(&fam).unwrap();
+    let lock = PathLock::acquire(&fam.join("family")).unwrap();
+    t.check(in_use(&local_family(&fam)), || "family --out".into());
+    drop(lock);
+    t.check(local_family(&fam).status.success(), || {
+        "family --out once free".into()
+    });
+    t.done();
+}
+
+/// What a census or a task killed with -9 leaves (a store's and a
+/// result's temporary, an empty lock file) goes at the next census or
+/// collect; a lock someone holds stays; the tables are the same.
+#[test]
+fn a_killed_census_leaves_nothing_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("census and collect after a writer killed with -9");
+    let leave = |dir: &Path, store: &str, result: &str| -> Vec<PathBuf> {
+        let files = [
+            dir.join("stores")
+                .join(format!(".{store}.999999999.Ab3xYz12.tmp")),
+            dir.join("results")
+                .join(format!(".{result}.999999999.Zz9yXx88.tmp")),
+            dir.join("results").join(format!("{result}.lock")),
+            dir.join("stores").join(format!("{store}.lock")),
+        ];
+        for f in &files {
+            let file = std::fs::File::create(f).unwrap();
+            if f.extension().is_some_and(|e| e == "tmp") {
+                file.set_len(1 << 20).unwrap();
+            }
+        }
+        files.to_vec()
+    };
+    let swept = |out: &Output, files: &[PathBuf], dir: &Path, want: &[String]| {
+        if !out.status.success() {
+            return Err(format!(
+                "exit {:?}: {}",
+                out.status.code(),
+                text(&out.stderr)
+            ));
+        }
+        if let Some(f) = files.iter().find(|f| f.exists()) {
+            return Err(format!("{} is still there", f.display()));
+        }
+        (tables(dir).as_deref() == Ok(want))
+            .then_some(())
+            .ok_or("other tables".to_string())
+    };
+    let dir = tmp.path().join("census");
+    assert!(census(&dir, TO).status.success());
+    let want = tables(&dir).unwrap();
+    for code in [OPEN, PERIODIC] {
+        let files = leave(&dir, &format!("{code}.octal"), &format!("{code}.json"));
+        t.check(swept(&census(&dir, TO), &files, &dir, &want), || {
+            format!("census --out, leftovers of {code}")
+        });
+    }
+    // A lock held by someone stays.
+    let held = octal::store::output::PathLock::acquire(&result(&dir, PERIODIC)).unwrap();
+    let out = census(&dir, TO);
+    t.check(
+        out.status.success() && result(&dir, PERIODIC).with_extension("json.lock").exists(),
+        || {
+            format!(
+                "census --out, {PERIODIC}'s result locked: {}",
+                text(&out.stderr)
+            )
+        },
+    );
+    drop(held);
+    let array = tmp.path().join("array");
+    slurm_census_to(&array, TO, &(0..16).collect::<Vec<_>>());
+    assert!(collect_to(&array, TO).status.success());
+    let want = tables(&array).unwrap();
+    for task in ["6", "4"] {
+        let files = leave(&array, &format!("{task}.octal"), &format!("{task}.json"));
+        t.check(
+            swept(&collect_to(&array, TO), &files, &array, &want),
+            || format!("census --collect, leftovers of task {task}"),
+        );
+    }
+    t.done();
+}
+
+/// A census' own file that is not a regular file (a result a directory
+/// or a fifo, a table a link): refused before anything runs, one line
+/// naming it, exit 2.
+#[test]
+fn a_census_file_that_is_not_a_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut t = Tally::new("census with one of its files not a regular file");
+    let base = tmp.path().join("base");
+    assert!(census(&base, TO).status.success());
+    let kinds = [
+        "result a directory",
+        "result a fifo",
+        "result a link",
+        "table a link",
+    ];
+    for kind in kinds {
+        let dir = tmp.path().join(kind.replace(' ', "-"));
+        copy_dir(&base, &dir);
+        let (path, target) = match kind {
+            "table a link" => (dir.join("census.md"), tmp.path().join("elsewhere.md")),
+            _ => (result(&dir, OPEN), tmp.path().join("elsewhere.json")),
+        };
+        std::fs::remove_file(&path).unwrap();
+        match kind {
+            "result a directory" => std::fs::create_dir(&path).unwrap(),
+            "result a fifo" => {
+                let ok = Command::new("mkfifo")
+                    .arg(&path)
+                    .status()
+                    .unwrap()
+                    .success();
+                assert!(ok, "mkfifo");
+            }
+            _ => std::os::unix::fs::symlink(&target, &path).unwrap(),
+        }
+        let out = census(&dir, TO);
+        let named = |out: &Output| -> Result<(), String> {
+            one_line_error(out, 2)?;
+            let err = text(&out.stderr);
+            (err.contains(p(&path)) && !target.exists())
+                .then_some(())
+                .ok_or(format!("does not name {}, or wrote: {err}", path.display()))
+        };
+        t.check(named(&out), || kind.into());
+    }
+    t.done();
 }

@@ -83,7 +83,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         return prepare_slurm(&args, &entries, to, dir);
     }
     if let Some(dir) = &args.collect {
-        return collect(&args, &entries, dir);
+        return collect(&args, &entries, to, dir);
     }
     let cap = Duration::try_from_secs_f64(args.member_seconds)
         .ok()
@@ -107,9 +107,16 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
+    octal::slurm::check_subdirs(&dir).map_err(super::family::slurm_error)?;
     for sub in ["stores", "results"] {
         std::fs::create_dir_all(dir.join(sub))
             .with_context(|| format!("cannot write {}", dir.join(sub).display()))?;
+    }
+    // One census at a time in a directory; what a killed one left goes.
+    let _lock = hold(&dir)?;
+    for e in &entries {
+        octal::store::output::sweep(&store_path(&dir, &e.code));
+        octal::store::output::sweep(&result_path(&dir, &e.code));
     }
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
@@ -216,6 +223,7 @@ fn inspect(e: &census::Entry, dir: &Path, to: u64) -> Result<Option<CodeResult>>
             rp.display()
         );
     };
+    own_file(&rp)?;
     // Whether a results file was there (and said to be made again).
     let mut had = true;
     let kept = match read_result(&rp) {
@@ -272,6 +280,32 @@ fn inspect(e: &census::Entry, dir: &Path, to: u64) -> Result<Option<CodeResult>>
         )));
     }
     Ok(Some(kept.result))
+}
+
+/// Refuses `path` when it is there and not a regular file (a directory,
+/// a link, a fifo): a census writes its own files, never through another.
+fn own_file(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => Err(input(format!(
+            "{}: not a regular file (a census writes its own files here); move it away and run again",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The census' tables, in `dir`.
+const TABLES: [&str; 4] = ["census.csv", "census.jsonl", "census.md", "equivalences.md"];
+
+/// The lock of the census in `dir` (`census.lock`), held while it runs
+/// and writes its tables: a second census there is refused at once. Its
+/// tables' paths are checked before anything runs.
+fn hold(dir: &Path) -> Result<octal::store::output::PathLock> {
+    let lock = octal::store::output::PathLock::acquire(&dir.join("census"))?;
+    for name in TABLES {
+        own_file(&dir.join(name))?;
+    }
+    Ok(lock)
 }
 
 /// The store at `path`, checked as `octal verify` checks it (without
@@ -550,9 +584,17 @@ fn prepare_slurm(
 }
 
 /// The census' tables from the tasks of a Slurm job array.
-fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<ExitCode> {
+fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) -> Result<ExitCode> {
     let (manifest, rows, unfinished) =
         octal::slurm::collect(dir).map_err(super::family::slurm_error)?;
+    if manifest.to != to {
+        return Err(input(format!(
+            "{}: its job array was prepared with --to {}, not --to {to}: give --to {}",
+            dir.display(),
+            manifest.to,
+            manifest.to
+        )));
+    }
     if manifest.members.len() != entries.len()
         || manifest
             .members
@@ -565,9 +607,16 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<E
             dir.display()
         )));
     }
+    let _lock = hold(dir)?;
     let stores: Vec<PathBuf> = (0..entries.len())
         .map(|i| octal::slurm::store_path(dir, i))
         .collect();
+    // What dead writers of a finished task left (an unfinished task may
+    // be running on another node, where its process id means nothing).
+    for r in &rows {
+        octal::store::output::sweep(&stores[r.index]);
+        octal::store::output::sweep(&octal::slurm::result_path(dir, r.index));
+    }
     let mut results = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         let row = rows.iter().find(|r| r.index == i);
@@ -582,6 +631,15 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], dir: &Path) -> Result<E
             ))
         };
         let store = checked_store(&stores[i], &e.code).map_err(|why| refuse(&why))?;
+        if let Some(r) = row.filter(|r| r.values > to) {
+            return Err(input(format!(
+                "{}: its census went to {} values, beyond --to {to} (task {i}, {}); move it away and run the task again: octal family member {} --index {i}",
+                octal::slurm::result_path(dir, i).display(),
+                r.values,
+                e.code,
+                dir.display()
+            )));
+        }
         if let Some(r) = row.filter(|r| r.error.is_none()) {
             match &store {
                 None => return Err(refuse(&"missing, though the task finished")),

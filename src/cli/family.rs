@@ -209,6 +209,10 @@ fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -
     let out = args
         .out
         .unwrap_or_else(|| std::path::Path::new("runs").join(format!("family-{name}")));
+    // One family run a directory, its stores never through a link.
+    octal::slurm::check_subdirs(&out).map_err(slurm_error)?;
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot write {}", out.display()))?;
+    let _lock = octal::store::output::PathLock::acquire(&out.join("family"))?;
     let show = !(args.quiet || args.json)
         && std::io::stdout().is_terminal()
         && std::io::stderr().is_terminal();
@@ -368,7 +372,7 @@ fn family_member(
                 input("give --index, or run as a Slurm array task (SLURM_ARRAY_TASK_ID)")
             })?,
     };
-    let manifest = octal::slurm::Manifest::load(dir)?;
+    let manifest = octal::slurm::Manifest::load(dir).map_err(slurm_error)?;
     let member = manifest.member(index)?;
     // The member's values live in a store, so a task killed by Slurm
     // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
@@ -405,6 +409,7 @@ fn family_member(
 /// Merges a Slurm family's results; exit 3 while members are unfinished.
 fn family_collect(dir: &std::path::Path, json: bool) -> Result<ExitCode> {
     let (manifest, rows, unfinished) = octal::slurm::collect(dir).map_err(slurm_error)?;
+    let _lock = octal::store::output::PathLock::acquire(&dir.join("family"))?;
     let code = finish_family(&rows, dir, json, true)?;
     if !unfinished.is_empty() {
         let names: Vec<String> = unfinished

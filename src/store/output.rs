@@ -161,6 +161,16 @@ pub fn remove_stale_temps(path: &Path) {
     }
 }
 
+/// Removes what dead writers of `path` left: their temporaries
+/// ([`remove_stale_temps`]) and an empty `PATH.lock` that no one holds
+/// (taken and let go, so one a writer holds now is never removed).
+pub fn sweep(path: &Path) {
+    remove_stale_temps(path);
+    if fs::symlink_metadata(with_suffix(path, ".lock")).is_ok_and(|m| m.is_file()) {
+        drop(PathLock::acquire(path));
+    }
+}
+
 /// Whether process `pid` exists (this one always does).
 pub fn process_alive(pid: i32) -> bool {
     // SAFETY: kill(pid, 0) only asks whether the process exists.
@@ -375,6 +385,21 @@ mod tests {
         drop(a);
         assert!(!with_suffix(&out, ".lock").exists());
         let _b = PathLock::acquire(&out).unwrap();
+    }
+
+    #[test]
+    fn a_sweep_takes_a_dead_writers_lock_file_but_not_a_held_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+        fs::write(with_suffix(&a, ".lock"), b"").unwrap();
+        fs::write(dir.path().join(".a.json.999999999.Ab3xYz12.tmp"), b"x").unwrap();
+        let held = PathLock::acquire(&b).unwrap();
+        sweep(&a);
+        sweep(&b);
+        assert!(!with_suffix(&a, ".lock").exists());
+        assert!(!dir.path().join(".a.json.999999999.Ab3xYz12.tmp").exists());
+        assert!(with_suffix(&b, ".lock").exists());
+        drop(held);
     }
 
     #[test]
