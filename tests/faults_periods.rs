@@ -327,6 +327,9 @@ fn forge_header(src: &Path, dst: &Path, patch: impl FnOnce(&mut Value)) {
     std::fs::write(dst, out).unwrap();
 }
 
+/// A change to a header's JSON.
+type Patch = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn a_forged_period_is_never_taken_for_a_proof() {
     let mut t = Tally::new("forged periods");
@@ -343,7 +346,7 @@ fn a_forged_period_is_never_taken_for_a_proof() {
     t.check(run(&["verify", p(&oseq)]).status.success(), || {
         "verify the export".into()
     });
-    let forgeries: [(&str, Box<dyn Fn(&mut Value)>); 4] = [
+    let forgeries: [(&str, Patch); 4] = [
         (
             "period 1",
             Box::new(|j| {
