@@ -297,6 +297,13 @@ fn flags_a_run_cannot_use_are_refused_or_said_unused() {
             &["--checkpoint-every", secs, "≥ 0"],
         );
     }
+    // Shifts past everything the sides hold: nothing is compared, and
+    // "equal" would be a claim about no heap at all.
+    refuses(
+        &mut t,
+        "compare .16 .16 --shift=-1 --to 1",
+        &["nothing to compare"],
+    );
     // The one shift whose negation (the first n compared) is no i64.
     refuses(
         &mut t,

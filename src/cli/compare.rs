@@ -68,6 +68,15 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
         shift,
     };
     let outcome = c.run(to);
+    if let octal::compare::Outcome::EqualTo { to } = outcome {
+        if to <= c.start() {
+            // No heap was held by both sides: "equal" would say nothing.
+            return Err(input(format!(
+                "nothing to compare: with --shift {shift} the first n compared is {}, and the values both sides hold end at n = {to}",
+                c.start()
+            )));
+        }
+    }
     if json {
         let v = match outcome {
             octal::compare::Outcome::Differ { at, a, b } => serde_json::json!({
