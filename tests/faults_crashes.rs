@@ -676,3 +676,60 @@ fn far_heaps_of_periodic_games_are_read_off_the_period() {
     }
     t.done();
 }
+
+/// A file of a format version this octal does not read is named by its
+/// kind, with the version this octal reads (a window checkpoint's and a
+/// sequence file's are 1, a store's 2: each was once said to be a store
+/// of version 2).
+#[test]
+fn a_file_of_another_version_is_named_by_its_kind() {
+    let mut t = Tally::new("files of another format version");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (w, s, q) = (d.join("w.window"), d.join("s.octal"), d.join("s.oseq"));
+    for args in [
+        vec![
+            "run",
+            "0.6",
+            "--to",
+            "2e5",
+            "--window",
+            "2^16",
+            "--store",
+            p(&w),
+            "-q",
+        ],
+        vec!["run", ".16", "--to", "2e5", "--store", p(&s), "-q"],
+        vec!["export", p(&s), "-o", p(&q)],
+    ] {
+        let out = run(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    }
+    for (file, kind, reads) in [
+        (&w, "window checkpoint", 1u32),
+        (&q, "sequence file", 1),
+        (&s, "store", 2),
+    ] {
+        let mut b = std::fs::read(file).unwrap();
+        b[8..12].copy_from_slice(&(reads + 1).to_le_bytes());
+        let f = d.join(format!("v-{}", file.file_name().unwrap().to_str().unwrap()));
+        std::fs::write(&f, b).unwrap();
+        let out = run(&["verify", p(&f)]);
+        let want = format!(
+            "{kind} of format version {}, but this octal reads only version {reads}",
+            reads + 1
+        );
+        t.check(
+            one_line_error(&out, 2).and_then(|()| {
+                let err = text(&out.stderr);
+                if err.contains(&want) {
+                    Ok(())
+                } else {
+                    Err(format!("{err:?} does not say {want:?}"))
+                }
+            }),
+            || format!("verify {kind} of version {}", reads + 1),
+        );
+    }
+    t.done();
+}

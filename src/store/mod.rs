@@ -78,8 +78,15 @@ pub enum StoreError {
     /// Not what the command reads: says what the file is, if octal's.
     #[error("{}", crate::store::opened::foreign(.0))]
     Foreign(PathBuf),
-    #[error("{path}: store format version {found}, but this octal reads only version {VERSION}; export it with the octal that made it and import the sequence file")]
-    Version { path: PathBuf, found: u32 },
+    /// A file of one of octal's kinds (`kind`: "store", "sequence file",
+    /// "window checkpoint") in a format version this octal does not read.
+    #[error("{path}: {kind} of format version {found}, but this octal reads only version {reads}; read it with the octal that made it")]
+    Version {
+        path: PathBuf,
+        kind: &'static str,
+        found: u32,
+        reads: u32,
+    },
     #[error("{path}: damaged store: {what}")]
     Damaged { path: PathBuf, what: String },
     #[error("{0}: store is in use by another octal process; wait for it to finish or use another --store")]
@@ -310,7 +317,9 @@ impl Superblock {
         if version != VERSION {
             return Err(StoreError::Version {
                 path: path.to_owned(),
+                kind: "store",
                 found: version,
+                reads: VERSION,
             });
         }
         let len = d.u64().ok_or_else(|| bad("is truncated"))?;

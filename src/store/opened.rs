@@ -34,7 +34,7 @@ pub fn foreign(path: &Path) -> String {
             "{p} is a windowed run's checkpoint (--window), which keeps only a prefix and the last values, not a store or sequence file: `octal resume {p}` continues it and `octal verify {p}` checks it; for every value, run without --window, or with --window and --export FILE"
         ),
         Ok(Some(Kind::Store)) => format!(
-            "{p} is a full store (of a run without --window), not a windowed run's checkpoint or a sequence file: `octal resume {p}` continues it and `octal export {p}` writes it to a sequence file; give --window another --store"
+            "{p} is a full store (of a run without --window), not a windowed run's checkpoint or a sequence file: `octal resume {p}` continues it and `octal export {p}` writes it to a sequence file"
         ),
         Ok(Some(Kind::SeqFile)) => format!(
             "{p} is an exported sequence file, not a store or a windowed run's checkpoint: `octal import {p} --store STORE` makes a store of it"

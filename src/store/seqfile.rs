@@ -182,7 +182,9 @@ impl SeqFile {
         if version != VERSION {
             return Err(StoreError::Version {
                 path: path.to_owned(),
+                kind: "sequence file",
                 found: version,
+                reads: VERSION,
             });
         }
         if 16 + hlen + 8 + TRAILER_LEN > len {

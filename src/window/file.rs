@@ -183,7 +183,9 @@ pub fn read(path: &Path) -> Result<(Meta, Vec<u16>), StoreError> {
     if version != VERSION {
         return Err(StoreError::Version {
             path: path.to_owned(),
+            kind: "window checkpoint",
             found: version,
+            reads: VERSION,
         });
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
