@@ -134,10 +134,12 @@ pub fn detector_of(store: &Store, n: u64) -> Detector {
     let cp = store.checkpoint();
     let n = n.min(cp.good);
     if let Ok(d) = serde_json::from_slice::<Detector>(&cp.period_state) {
-        // A recorded proof is used only where the values bear it out.
-        let sound = proof_problem(store, &d).is_none();
-        let proven_by_n = sound && d.proven().is_some_and(|p| p.proven_at <= n);
-        if d.kept_from() == 0 && ((n == cp.good && d.seen() == n) || proven_by_n) {
+        // A saved state is used only when its fields are ones a run could
+        // have written, and a recorded proof only where the values bear
+        // it out.
+        let sound = d.check(store.code()).is_ok() && proof_problem(store, &d).is_none();
+        let proven_by_n = d.proven().is_some_and(|p| p.proven_at <= n);
+        if sound && d.kept_from() == 0 && ((n == cp.good && d.seen() == n) || proven_by_n) {
             return d;
         }
     }

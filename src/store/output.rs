@@ -146,7 +146,12 @@ pub fn remove_stale_temps(path: &Path) {
             continue;
         };
         let pid = match middle.split('.').collect::<Vec<_>>()[..] {
-            ["new" | "widen", pid] | [pid] | [pid, _] => pid.parse::<i32>().ok(),
+            ["new" | "widen", pid] | [pid] => pid.parse::<i32>().ok(),
+            // Only the random part `temp_beside` makes: a user's
+            // `.NAME.42.notes.tmp` is not ours.
+            [pid, r] if r.len() == 8 && r.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+                pid.parse::<i32>().ok()
+            }
             _ => None,
         };
         let Some(pid) = pid.filter(|&p| p > 0) else {
