@@ -190,9 +190,7 @@ impl Kept {
     }
 
     fn digest(&self) -> String {
-        let body = (&self.format, self.version, &self.result, &self.values);
-        let json = serde_json::to_vec(&body).expect("a result serialises");
-        crate::stats::Checksum::of_bytes(&json).hex()
+        crate::stats::Checksum::of_json(&(&self.format, self.version, &self.result, &self.values))
     }
 
     pub fn to_json(&self) -> String {

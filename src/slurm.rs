@@ -247,8 +247,7 @@ impl Manifest {
     /// A checksum of the manifest, kept in its file (`"fnv"`) so that a
     /// manifest changed by hand is refused.
     fn digest(&self) -> String {
-        crate::stats::Checksum::of_bytes(&serde_json::to_vec(self).expect("manifest serialises"))
-            .hex()
+        crate::stats::Checksum::of_json(self)
     }
 
     /// The manifest's file: its fields and its checksum.
@@ -442,7 +441,7 @@ struct Saved {
 }
 
 fn row_digest(row: &Row) -> String {
-    crate::stats::Checksum::of_bytes(&serde_json::to_vec(row).expect("rows serialise")).hex()
+    crate::stats::Checksum::of_json(row)
 }
 
 /// Saves a finished member's row.

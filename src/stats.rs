@@ -51,6 +51,14 @@ impl Checksum {
         c
     }
 
+    /// FNV-1a-64 of a value's compact JSON, as 16 hex digits: the check a
+    /// small JSON record (a census result, a Slurm manifest or task row)
+    /// carries of itself.
+    pub fn of_json<T: Serialize + ?Sized>(value: &T) -> String {
+        let json = serde_json::to_vec(value).expect("a record of plain fields serialises");
+        Checksum::of_bytes(&json).hex()
+    }
+
     /// The 16 hex digits users compare.
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)

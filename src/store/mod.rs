@@ -26,7 +26,7 @@ pub use opened::Opened;
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
@@ -789,7 +789,7 @@ impl Store {
             file.try_lock()
                 .map_err(|_| StoreError::Locked(path.to_owned()))?;
             let same = match (file.metadata(), fs::metadata(path)) {
-                (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+                (Ok(a), Ok(b)) => output::same_file(&a, &b),
                 _ => false,
             };
             if same {

@@ -131,7 +131,8 @@ impl Opened {
             Ok(p) => p,
             Err(e) => return Some(Err(format!("the recorded period cannot be read: {e}"))),
         };
-        let len = p.bound.unwrap_or(0).min(self.len());
+        // The values are read only when the header can be a proof at all.
+        let len = p.bound.filter(|&b| b <= self.len()).unwrap_or(0);
         Some(match self.read(0, len) {
             Ok(g) => p
                 .check_proof(self.code(), self.len(), |n| {

@@ -52,7 +52,7 @@ pub fn absolute(path: &Path) -> Result<PathBuf, StoreError> {
     std::path::absolute(path).map_err(StoreError::io(path, "making the path absolute"))
 }
 
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+pub(crate) fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     a.dev() == b.dev() && a.ino() == b.ino()
 }
 
