@@ -13,6 +13,7 @@ pub mod engine;
 pub mod family;
 pub mod formats;
 pub mod games;
+pub mod literature;
 pub mod pdf;
 pub mod period;
 pub mod plot;

@@ -1,0 +1,332 @@
+//! The published status of short octal games (data/literature/) and how
+//! the committed three-digit census stands against it.
+//!
+//! Expected standings come from the sources themselves (Czajka's
+//! unsolved list, OEIS A071436, A002186), and the one value-level claim
+//! checked here (.161 and .36 first differ at heap 519, per Czajka) is
+//! checked with the reference engine, not the census.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+use octal::code::Code;
+use octal::engine::{compute, EngineKind};
+use octal::literature::{
+    cell, headline, Claim, ClassClaim, Literature, Member, Outcome, Standing, Values,
+};
+
+const CENSUS: &str = include_str!("../data/census/digits-3-2^25/census.jsonl");
+
+fn code(s: &str) -> Code {
+    s.parse().unwrap()
+}
+
+/// G(n) of any code, from an engine of `kind`, computed once per code to
+/// the longest length asked.
+struct Cache {
+    kind: EngineKind,
+    seqs: RefCell<HashMap<Code, Vec<u32>>>,
+}
+
+impl Cache {
+    fn new(kind: EngineKind) -> Cache {
+        Cache {
+            kind,
+            seqs: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn get(&self, c: &Code, n: u64) -> Option<u32> {
+        let mut seqs = self.seqs.borrow_mut();
+        let have = seqs.get(c).map_or(0, |v| v.len() as u64);
+        if n >= have {
+            let len = (n + 1).max(2 * have).max(1024) as usize;
+            let v = compute(self.kind.build(c, 2).as_mut(), len);
+            seqs.insert(c.clone(), v);
+        }
+        seqs[c].get(n as usize).copied()
+    }
+}
+
+fn census_rows() -> Vec<serde_json::Value> {
+    CENSUS
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn row_of<'a>(rows: &'a [serde_json::Value], first: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["code"] == first)
+        .unwrap_or_else(|| panic!("no census row {first}"))
+}
+
+#[test]
+fn embedded_tables_parse_and_every_entry_cites_a_source() {
+    let lit = Literature::embedded();
+    assert!(lit.sources.len() >= 10);
+    assert!(lit.entries.len() >= 200, "{} entries", lit.entries.len());
+    for e in &lit.entries {
+        let s = &lit.sources[e.source];
+        assert!(!s.citation.is_empty() && !s.location.is_empty() && !s.version.is_empty());
+        assert_eq!(s.read, "2026-11-28");
+    }
+    // Czajka's three lists are all there.
+    for id in ["czajka-trivial", "czajka-solved", "czajka-unsolved"] {
+        let n = lit
+            .entries
+            .iter()
+            .filter(|e| lit.sources[e.source].id == id)
+            .count();
+        assert!(n >= 10, "{id}: {n} entries");
+    }
+    // A table that does not parse says where.
+    let err = Literature::parse("id\nx\n", "", "")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sources.csv line 1"), "{err}");
+}
+
+#[test]
+fn spellings_of_one_game_are_one_entry() {
+    let lit = Literature::embedded();
+    // OEIS A002187 writes .137; 0.1370 is the same game.
+    let a: Vec<_> = lit.entries_for(&code(".137")).collect();
+    let b: Vec<_> = lit.entries_for(&code("0.1370")).collect();
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    // And a class holding the spelling 0.1370 is judged by it: Dawson's
+    // chess, G(n) = G_.4(n + 2), .4 with period 34 and preperiod 54, so
+    // .137 has preperiod 52 and last exception 51 as A002187 states.
+    let class = ClassClaim {
+        members: vec![
+            Member {
+                code: code("0.4"),
+                shift: Some(0),
+            },
+            Member {
+                code: code("0.1370"),
+                shift: Some(2),
+            },
+        ],
+        outcome: Outcome::Periodic {
+            period: 34,
+            preperiod: 54,
+        },
+    };
+    let s = lit.judge(&class, None);
+    assert!(
+        s.iter()
+            .any(|s| s.label() == "agrees" && s.source().unwrap().id == "oeis-A002187"),
+        "{s:?}"
+    );
+    assert!(s.iter().all(|s| s.label() != "disagrees"), "{s:?}");
+    // Shifted the wrong way, the same class disagrees with A002187.
+    let mut wrong = class.clone();
+    wrong.members[1].shift = Some(1);
+    let s = lit.judge(&wrong, None);
+    assert!(s.iter().any(|s| s.label() == "disagrees"), "{s:?}");
+}
+
+#[test]
+fn the_four_new_games_are_new_against_czajkas_unsolved_list() {
+    let lit = Literature::embedded();
+    let rows = census_rows();
+    for (first, p, i) in [
+        ("4.344", 51, 998),
+        ("4.364", 62, 11_687),
+        ("4.064", 16_132, 94_272),
+        ("4.406", 44, 294_097),
+    ] {
+        // Listed as unsolved by Czajka, by that spelling.
+        let listed = lit
+            .entries_for(&code(first))
+            .any(|e| lit.sources[e.source].id == "czajka-unsolved" && e.claim == Claim::Unsolved);
+        assert!(listed, "{first} is not on Czajka's unsolved list");
+        let class = ClassClaim::from_census_row(row_of(&rows, first)).unwrap();
+        assert_eq!(
+            class.outcome,
+            Outcome::Periodic {
+                period: p,
+                preperiod: i
+            }
+        );
+        let s = lit.judge(&class, None);
+        let h = headline(&s);
+        assert_eq!(h.label(), "new", "{first}: {s:?}");
+        assert_eq!(
+            h.to_string(),
+            format!("new: listed as unsolved by Czajka (unsolved games) ({first}), proven here"),
+        );
+    }
+}
+
+#[test]
+fn dot_56_disagrees_with_a071436_and_agrees_with_czajka() {
+    let lit = Literature::embedded();
+    let rows = census_rows();
+    let class = ClassClaim::from_census_row(row_of(&rows, "0.56")).unwrap();
+    let cache = Cache::new(EngineKind::Sparse);
+    let values = |c: &Code, n: u64| cache.get(c, n);
+    let s = lit.judge(&class, Some(&values));
+    let dis: Vec<_> = s.iter().filter(|s| s.label() == "disagrees").collect();
+    // A071436 names .560-.563, all four in the class.
+    assert_eq!(dis.len(), 4, "{s:?}");
+    for d in &dis {
+        let Standing::Disagrees {
+            source, first_heap, ..
+        } = d
+        else {
+            unreachable!()
+        };
+        assert_eq!(source.id, "oeis-A071436");
+        // OEIS: last exception 326637; here G(326639) ≠ G(326639 + 144).
+        assert_eq!(*first_heap, 326_639);
+    }
+    let text = dis[0].to_string();
+    assert!(
+        text.starts_with("disagrees with OEIS A071436 (.56) at n = 326639: last exception 326637"),
+        "{text}"
+    );
+    // The values quoted (from the sparse engine here) are the ones the
+    // census README reports from the reference engine as well.
+    assert!(text.contains("G(326639) = 26, G(326783) = 16"), "{text}");
+    // Czajka's solved list gives preperiod 326640, as the census does.
+    assert!(s
+        .iter()
+        .any(|s| s.label() == "agrees" && s.source().unwrap().id == "czajka-solved"));
+    assert_eq!(headline(&s).label(), "disagrees");
+    // One table cell: the disagreement once, then the agreement.
+    let c = cell(&s);
+    assert_eq!(
+        c.matches("disagrees with OEIS A071436 at n = 326639")
+            .count(),
+        1,
+        "{c}"
+    );
+    assert!(c.ends_with("; agrees with Czajka (solved games)"), "{c}");
+}
+
+#[test]
+fn kayles_agrees_with_a002186() {
+    let lit = Literature::embedded();
+    let rows = census_rows();
+    let class = ClassClaim::from_census_row(row_of(&rows, "0.77")).unwrap();
+    let s = lit.judge(&class, None);
+    let oeis: Vec<_> = s
+        .iter()
+        .filter(|s| s.source().is_some_and(|x| x.id == "oeis-A002186"))
+        .collect();
+    // .77, .771 and the eight 4.x games with values a(n-1).
+    assert_eq!(oeis.len(), 10, "{s:?}");
+    assert!(oeis.iter().all(|s| s.label() == "agrees"), "{oeis:?}");
+    assert_eq!(oeis[0].to_string(), "agrees with OEIS A002186 (.77)");
+    assert_eq!(cell(&s), "agrees with Czajka (trivial games), OEIS A002186");
+}
+
+#[test]
+fn czajkas_161_and_36_first_differ_at_519() {
+    let lit = Literature::embedded();
+    let r = lit
+        .relations
+        .iter()
+        .find(|r| r.a == code(".161") && r.b == code(".36"))
+        .expect("the .161/.36 relation");
+    assert!(!r.equal);
+    assert_eq!(r.first_difference, Some(519));
+    // The reference engine (brute force) confirms it.
+    let g = |c: &str| compute(EngineKind::Reference.build(&code(c), 2).as_mut(), 600);
+    let (a, b) = (g("0.161"), g("0.36"));
+    let first = (0..600).find(|&n| a[n] != b[n]);
+    assert_eq!(first, Some(519));
+    // And the census keeps them in different classes.
+    let rows = census_rows();
+    let class_of = |c: &Code| {
+        rows.iter().position(|row| {
+            row["members"].as_array().unwrap().iter().any(|m| {
+                Member::parse_census(m.as_str().unwrap())
+                    .map(|m| &m.code == c)
+                    .unwrap_or(false)
+            })
+        })
+    };
+    assert_ne!(class_of(&code(".161")), class_of(&code(".36")));
+}
+
+#[test]
+fn czajkas_trivial_values_match_the_reference_engine() {
+    // Czajka's trivial-games table gives each game's values as
+    // prefix(period), one character per value (0-9, then A = 10, …).
+    let text = include_str!("../data/literature/status.csv");
+    let mut checked = 0;
+    for line in text.lines().filter(|l| l.contains(",czajka-trivial,")) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (c, values) = (code(f[0]), f[8]);
+        let (pre, per) = values.trim_end_matches(')').split_once('(').unwrap();
+        let digit = |ch: char| ch.to_digit(36).unwrap();
+        let n = pre.len() + 2 * per.len();
+        let g = compute(EngineKind::Reference.build(&c, 2).as_mut(), n);
+        let want: Vec<u32> = pre
+            .chars()
+            .chain(per.chars().cycle().take(2 * per.len()))
+            .map(digit)
+            .collect();
+        assert_eq!(g, want, "{c}");
+        checked += 1;
+    }
+    assert!(checked >= 80, "{checked}");
+}
+
+#[test]
+fn the_three_digit_census_against_the_literature() {
+    let lit = Literature::embedded();
+    let rows = census_rows();
+    assert_eq!(rows.len(), 175);
+    let cache = Cache::new(EngineKind::Sparse);
+    let values = |c: &Code, n: u64| cache.get(c, n);
+    let values: Values = &values;
+    let all = lit.judge_census(&rows, Some(values)).unwrap();
+    let mut heads: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut every: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut disagreements = Vec::new();
+    for (row, s) in rows.iter().zip(&all) {
+        *heads.entry(headline(s).label()).or_default() += 1;
+        println!("{:<8} {}", row["code"].as_str().unwrap(), headline(s));
+        for x in s {
+            *every.entry(x.label()).or_default() += 1;
+            if x.label() == "disagrees" {
+                disagreements.push(format!("{}: {x}", row["code"]));
+            }
+        }
+    }
+    println!("classes by their most telling standing: {heads:?}");
+    println!("standings over all entries: {every:?}");
+    for d in &disagreements {
+        println!("{d}");
+    }
+    // Every disagreement is the one OEIS A071436 genuinely contradicts
+    // (.56, spelled four ways there).
+    assert!(!disagreements.is_empty());
+    for d in &disagreements {
+        assert!(d.contains("OEIS A071436"), "unexpected disagreement {d}");
+    }
+    // The four games of issue 39 are new, and nothing Czajka lists as
+    // solved is new.
+    assert!(heads.get("new").copied().unwrap_or(0) >= 4, "{heads:?}");
+    assert!(heads.get("agrees").copied().unwrap_or(0) >= 50, "{heads:?}");
+    // Dawson's chess, .137, sits in the class of .4 only "by a chain": the
+    // values find its shift (2), so A002187's last exception 51 is
+    // compared in full, not the period alone.
+    let i = rows.iter().position(|r| r["code"] == "0.4").unwrap();
+    let dawson = all[i]
+        .iter()
+        .find(|s| {
+            s.source().is_some_and(|x| x.id == "oeis-A002187") && s.to_string().contains("(.137")
+        })
+        .expect("A002187 judges .137");
+    assert_eq!(dawson.to_string(), "agrees with OEIS A002187 (.137)");
+    let bare = lit.judge(&ClassClaim::from_census_row(&rows[i]).unwrap(), None);
+    assert!(bare
+        .iter()
+        .any(|s| s.to_string() == "agrees with OEIS A002187 (.137; period only)"));
+}
