@@ -715,6 +715,25 @@ impl Literature {
         out
     }
 
+    /// Checks each published relation against a census' classes: an
+    /// equality holds when both codes are in one class, a difference when
+    /// they are in different classes. Relations naming a code outside the
+    /// classes are left out.
+    pub fn check_relations<'a>(&'a self, classes: &[ClassClaim]) -> Vec<(&'a Relation, bool)> {
+        let class_of = |c: &Code| {
+            classes
+                .iter()
+                .position(|k| k.members.iter().any(|m| &m.code == c))
+        };
+        self.relations
+            .iter()
+            .filter_map(|r| {
+                let (a, b) = (class_of(&r.a)?, class_of(&r.b)?);
+                Some((r, (a == b) == r.equal))
+            })
+            .collect()
+    }
+
     /// Judges every class of a census (the rows of its `census.jsonl`).
     pub fn judge_census(
         &self,

@@ -85,6 +85,62 @@ fn embedded_tables_parse_and_every_entry_cites_a_source() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("sources.csv line 1"), "{err}");
+    let sources = include_str!("../data/literature/sources.csv");
+    let relations = include_str!("../data/literature/relations.csv");
+    let header = include_str!("../data/literature/status.csv")
+        .lines()
+        .next()
+        .unwrap();
+    for (row, why) in [
+        ("3.1,3.1,czajka-solved,periodic,1,1,,0,,x", "must be 0 or 4"),
+        (
+            "0.1,.1,nobody,periodic,1,1,,0,,x",
+            "unknown source \"nobody\"",
+        ),
+        (
+            "0.1,.1,czajka-solved,solved,1,1,,0,,x",
+            "neither periodic nor unsolved",
+        ),
+        ("0.1,.1,czajka-solved,periodic,1,1,0,0,,x", "not both"),
+        ("0.1,.1,czajka-solved,periodic,0,1,,0,,x", "period ≥ 1"),
+        (
+            "0.1,.1,czajka-solved,periodic,one,1,,0,,x",
+            "not a whole number",
+        ),
+        (
+            "0.1,.1,czajka-solved,periodic,1,1,,0",
+            "8 fields, expected 10",
+        ),
+    ] {
+        let err = Literature::parse(sources, &format!("{header}\n{row}\n"), relations)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("status.csv line 2: "), "{err}");
+        assert!(err.contains(why), "{row}: {err}");
+    }
+}
+
+#[test]
+fn a_game_solved_there_and_open_here_is_known() {
+    let lit = Literature::embedded();
+    let class = ClassClaim {
+        members: vec![Member {
+            code: code(".16"),
+            shift: Some(0),
+        }],
+        outcome: Outcome::Open { reach: 65_536 },
+    };
+    let s = lit.judge(&class, None);
+    let labels: Vec<_> = s.iter().map(|s| s.label()).collect();
+    assert_eq!(labels, ["known", "known"], "{s:?}");
+    assert_eq!(
+        cell(&s),
+        "known: solved by Czajka (solved games), OEIS A071430, not proven here"
+    );
+    assert_eq!(
+        s[1].to_string(),
+        "known: solved by OEIS A071430 (.16), not proven here (reach 65536)"
+    );
 }
 
 #[test]
@@ -251,6 +307,14 @@ fn czajkas_161_and_36_first_differ_at_519() {
         })
     };
     assert_ne!(class_of(&code(".161")), class_of(&code(".36")));
+    // Every published relation holds in the census' classes.
+    let classes: Vec<ClassClaim> = rows
+        .iter()
+        .map(|r| ClassClaim::from_census_row(r).unwrap())
+        .collect();
+    let checked = lit.check_relations(&classes);
+    assert_eq!(checked.len(), lit.relations.len());
+    assert!(checked.iter().all(|(_, holds)| *holds), "{checked:?}");
 }
 
 #[test]
@@ -314,6 +378,31 @@ fn the_three_digit_census_against_the_literature() {
     // solved is new.
     assert!(heads.get("new").copied().unwrap_or(0) >= 4, "{heads:?}");
     assert!(heads.get("agrees").copied().unwrap_or(0) >= 50, "{heads:?}");
+    // Each source's entries judge the classes they name.
+    let has = |first: &str, want: &str| {
+        let i = rows.iter().position(|r| r["code"] == first).unwrap();
+        assert!(
+            all[i].iter().any(|s| s.to_string() == want),
+            "{first}: {:?}",
+            all[i].iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        );
+    };
+    has("0.16", "agrees with OEIS A071430 (.16)");
+    has("0.16", "agrees with Czajka (solved games) (.16)");
+    has("0.176", "agrees with OEIS A125920 (.176)");
+    has("0.141", "agrees with OEIS A125912 (.141)");
+    has("0.127", "agrees with OEIS A071464 (.127)");
+    has("0.45", "agrees with OEIS A071435 (.177)");
+    has("0.45", "agrees with OEIS A071435 (.45)");
+    has("0.44", "agrees with OEIS A071434 (.074)");
+    has("0.045", "agrees with OEIS A071452 (.045)");
+    has("0.051", "agrees with OEIS A071453 (.117)");
+    has(
+        "0.051",
+        "agrees with Flammenkamp (sparse space page) (.051)",
+    );
+    has("0.15", "agrees with Lu (lecture notes) (.15; period only)");
+    has("0.26", "agrees with Cookie Cutter thesis (0.337)");
     // Dawson's chess, .137, sits in the class of .4 only "by a chain": the
     // values find its shift (2), so A002187's last exception 51 is
     // compared in full, not the period alone.
