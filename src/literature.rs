@@ -417,6 +417,23 @@ fn csv_error(file: &'static str, line: usize, why: impl Into<String>) -> Literat
     }
 }
 
+/// Which of `options` a field holds (its index).
+fn one_of<const N: usize>(
+    file: &'static str,
+    line: usize,
+    field: &str,
+    value: &str,
+    options: [&str; N],
+) -> Result<usize, LiteratureError> {
+    options.iter().position(|o| *o == value).ok_or_else(|| {
+        csv_error(
+            file,
+            line,
+            format!("{field} {value:?} is not one of {}", options.join(", ")),
+        )
+    })
+}
+
 /// Splits CSV text (RFC 4180: quoted fields, doubled quotes) into rows.
 fn csv_rows(file: &'static str, text: &str) -> Result<Vec<Vec<String>>, LiteratureError> {
     let mut rows = Vec::new();
@@ -570,9 +587,10 @@ impl Literature {
             let offset = number(f, line, "offset", &r["offset"])?.unwrap_or(0);
             let pre = number(f, line, "preperiod", &r["preperiod"])?;
             let last = number(f, line, "last_exception", &r["last_exception"])?;
-            let (claim, stated) = match r["status"].as_str() {
-                "unsolved" => (Claim::Unsolved, "listed as unsolved".to_string()),
-                "periodic" => {
+            let periodic = one_of(f, line, "status", &r["status"], ["unsolved", "periodic"])? == 1;
+            let (claim, stated) = match periodic {
+                false => (Claim::Unsolved, "listed as unsolved".to_string()),
+                true => {
                     let period = number(f, line, "period", &r["period"])?
                         .filter(|&p| p > 0)
                         .ok_or_else(|| csv_error(f, line, "a periodic entry needs a period ≥ 1"))?;
@@ -600,13 +618,6 @@ impl Literature {
                     };
                     (Claim::Periodic { period, preperiod }, stated)
                 }
-                other => {
-                    return Err(csv_error(
-                        f,
-                        line,
-                        format!("status {other:?} is neither periodic nor unsolved"),
-                    ))
-                }
             };
             entries.push(Entry {
                 code: code(f, line, &r["code"])?,
@@ -624,17 +635,7 @@ impl Literature {
             relations,
             &["a", "b", "relation", "first_difference", "source", "note"],
         )? {
-            let equal = match r["relation"].as_str() {
-                "equal" => true,
-                "differ" => false,
-                other => {
-                    return Err(csv_error(
-                        f,
-                        line,
-                        format!("relation {other:?} is neither equal nor differ"),
-                    ))
-                }
-            };
+            let equal = one_of(f, line, "relation", &r["relation"], ["differ", "equal"])? == 1;
             rels.push(Relation {
                 a: code(f, line, &r["a"])?,
                 b: code(f, line, &r["b"])?,

@@ -99,7 +99,7 @@ fn embedded_tables_parse_and_every_entry_cites_a_source() {
         ),
         (
             "0.1,.1,czajka-solved,solved,1,1,,0,,x",
-            "neither periodic nor unsolved",
+            "status \"solved\" is not one of unsolved, periodic",
         ),
         ("0.1,.1,czajka-solved,periodic,1,1,0,0,,x", "not both"),
         ("0.1,.1,czajka-solved,periodic,0,1,,0,,x", "period ≥ 1"),
