@@ -553,10 +553,11 @@ fn tables(
     write(
         "census.md",
         format!(
-            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n{}",
+            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n\n{}\n{}",
             args.digits,
             args.prefix,
             to,
+            provenance.line(),
             table.summary(),
             table.markdown()
         ),
