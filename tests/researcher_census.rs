@@ -140,6 +140,24 @@ fn a_run_and_a_resumed_store_list_the_rare_positions_with_their_values() {
             assert!(text.contains(&format!("G({ln})={lg}")), "{text}");
         }
     }
+    // A windowed run lists them in the same shape as a full run (whose
+    // list is checked above), though it dropped the values between.
+    let args = ["run", ".6", "--to", "2^20", "--json"];
+    let full = json(octal().args(args).arg("--no-store").output().unwrap());
+    let windowed = json(
+        octal()
+            .args(args)
+            .args(["--window", "2^18", "--store"])
+            .arg(dir.path().join("w.window"))
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        windowed["kept_from"].as_u64().unwrap() > 0,
+        "values were dropped"
+    );
+    assert_eq!(pairs(&windowed["rare_list"]), pairs(&full["rare_list"]));
+    assert_eq!(windowed["rare_class"], full["rare_class"]);
     // A game run without sparse space has none: null, said so.
     let plain = json(
         octal()
