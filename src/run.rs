@@ -369,6 +369,30 @@ pub fn rare_list(positions: &[u64], g: SeqRef<'_>) -> (Vec<(u64, u32)>, bool) {
     (list, known <= RARE_LIST_MAX && known == positions.len())
 }
 
+/// The sparse-space facts of `g`, the values G(0..g.len()) of `code`, as
+/// a fresh engine with the automatic mask finds them (what a run's summary
+/// of these values says): for values read from a file or from a store
+/// opened read-only. The values are copied (the engine takes a mutable
+/// slice); nothing is computed. `info` has only the sparse-space fields.
+pub fn rare_of_values(code: &Code, g: SeqRef<'_>) -> Result<Summary, JobError> {
+    let mut engine = EngineKind::Sparse.build_with(code, 1, MaskSpec::Auto)?;
+    let mut seq = match g {
+        SeqRef::U16(v) => Seq::U16(v.to_vec()),
+        SeqRef::U32(v) => Seq::U32(v.to_vec()),
+    };
+    let n = seq.len();
+    // `from == g.len()`: the engine rebuilds its state and computes nothing.
+    let built = match &mut seq {
+        Seq::U16(v) if n > 0 => engine.extend_u16(v, n),
+        Seq::U32(v) if n > 0 => engine.extend_u32(v, n),
+        _ => Ok(()),
+    };
+    debug_assert!(built.is_ok());
+    let mut summary = Summary::new(code, &Stats::default(), 0.0, seq.width(), engine.info());
+    summary.set_rare(&*engine, seq.view(0, n));
+    Ok(summary)
+}
+
 /// Longest nim-sequence notation a summary carries, in characters.
 const NOTATION_MAX: usize = 200;
 

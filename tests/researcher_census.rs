@@ -539,3 +539,32 @@ fn equiv_looks_a_code_up_in_the_census() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn a_census_collected_from_slurm_tasks_carries_the_rare_positions_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let array = dir.path().join("array");
+    let args = ["census", "--digits", "1", "--prefix", "0", "--to", "2^13"];
+    ok(octal()
+        .args(args)
+        .args(["--probe", "2^13", "--quiet", "--slurm"])
+        .arg(&array)
+        .output()
+        .unwrap());
+    for i in 0..8 {
+        ok(octal()
+            .args(["family", "member", "--quiet", "--index", &i.to_string()])
+            .arg(&array)
+            .output()
+            .unwrap());
+    }
+    ok(octal()
+        .args(args)
+        .args(["--quiet", "--collect"])
+        .arg(&array)
+        .output()
+        .unwrap());
+    let rows = rows(&array.join("census.jsonl"));
+    let six = row(&rows, "0.6");
+    check_rare("collected 0.6", six, &reference(".6", 8192), ".6");
+}

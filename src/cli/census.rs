@@ -738,6 +738,11 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
                 why: "ended before its target".into(),
             },
         };
+        // The sparse-space facts, from the values (as a run would give).
+        let rare = match &store {
+            Some(s) if reach > 0 => Some(run::rare_of_values(&e.code, s.view(0, reach))?),
+            _ => None,
+        };
         results.push(CodeResult {
             code: e.code.to_string(),
             spellings: e.spellings.clone(),
@@ -745,12 +750,12 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
             reach,
             target: manifest.to,
             max_value: row.map_or(0, |r| r.max_value),
-            rare_mask: None,
-            rare_positions: row.and_then(|r| r.rare_positions),
-            last_rare_at: None,
-            rare_class: None,
-            rare_list: None,
-            rare_list_complete: None,
+            rare_mask: rare.as_ref().and_then(|r| r.engine.rare_mask),
+            rare_positions: rare.as_ref().and_then(|r| r.engine.rare_positions),
+            last_rare_at: rare.as_ref().and_then(|r| r.engine.last_rare_at),
+            rare_class: rare.as_ref().and_then(|r| r.rare_class.clone()),
+            rare_list: rare.as_ref().and_then(|r| r.rare_list.clone()),
+            rare_list_complete: rare.as_ref().and_then(|r| r.rare_list_complete),
             checksum: store.as_ref().map(|s| checksum_to(s, reach)),
             period_notation: store.as_ref().and_then(|s| notation(s, period)),
             at_powers_of_two: store
