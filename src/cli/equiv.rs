@@ -80,7 +80,9 @@ pub fn equiv(args: EquivArgs) -> Result<ExitCode> {
             .then_some((r, members))
     });
     let Some((row, members)) = found else {
-        anyhow::bail!("{code} is not in {source}");
+        anyhow::bail!(
+            "{code} is not in {source}; `octal compare {code} OTHER --shift auto` compares it with any code"
+        );
     };
     let first = row["code"].as_str().unwrap_or("?");
     let status = status(row);
