@@ -239,6 +239,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_rare_class_states_the_engines_rule() {
+        // With and without position parity, for split distances of both
+        // parities: the stated rule is the engine's.
+        for (bits, pp) in [(0x1ee, false), (0x1e, true), (0x3, true)] {
+            let mask = Mask { bits, pp };
+            for i0 in [1usize, 2] {
+                let class = RareClass::of(mask, i0);
+                assert_eq!(class.mask, format!("0x{bits:x}"));
+                for n in 0..64usize {
+                    for v in 0..64u32 {
+                        assert_eq!(
+                            class.is_rare(n as u64, v),
+                            mask.is_rare(n, v, i0),
+                            "{} n={n} v={v}",
+                            class.rule
+                        );
+                    }
+                }
+            }
+        }
+        // By hand: 0x1ee without position parity makes 0 and 1 rare (no
+        // bit of the mask), 2 common (one bit), 6 rare (two).
+        let c = RareClass::of(
+            Mask {
+                bits: 0x1ee,
+                pp: false,
+            },
+            1,
+        );
+        assert_eq!(c.rule, "popcount(G(n) & 0x1ee) is even");
+        assert_eq!(
+            [0, 1, 2, 6].map(|v| c.is_rare(5, v)),
+            [true, true, false, true]
+        );
+    }
+
+    #[test]
     fn walsh_hadamard_by_definition() {
         let h0: Vec<i64> = (0..16).map(|v| (v * 7 % 5) as i64).collect();
         let mut h = h0.clone();
