@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::code::Code;
 use crate::compare::{Comparison, Outcome, Side};
+use crate::engine::RareClass;
 use crate::period::Period;
 
 /// One game of a census and every spelling of it that the census covers
@@ -113,9 +114,37 @@ pub struct CodeResult {
     pub rare_mask: Option<u32>,
     pub rare_positions: Option<u64>,
     pub last_rare_at: Option<u64>,
+    /// Which positions are rare (see [`RareClass`]); null without sparse
+    /// space or when the code was stopped.
+    #[serde(default)]
+    pub rare_class: Option<RareClass>,
+    /// The rare positions n ≥ 1 below the reach with their values,
+    /// `[[n, G(n)], …]`, as a run's summary gives them (at most
+    /// [`crate::run::RARE_LIST_MAX`]).
+    #[serde(default)]
+    pub rare_list: Option<Vec<(u64, u32)>>,
+    /// Whether `rare_list` holds them all.
+    #[serde(default)]
+    pub rare_list_complete: Option<bool>,
+    /// The values' checksum (FNV-1a-64, as `octal run` gives it) of
+    /// G(0) … G(reach − 1).
+    #[serde(default)]
+    pub checksum: Option<String>,
+    /// The nim-sequence notation of a proven period (up to the end of its
+    /// first period, when short: see [`crate::period::notation`]).
+    #[serde(default)]
+    pub period_notation: Option<String>,
     /// G(2^j) for every 2^j below the reach.
     pub at_powers_of_two: Vec<u32>,
     pub seconds: f64,
+    /// Where the literature stands on this game (filled in after the
+    /// census, from the literature table; none yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub literature: Option<String>,
+    /// How the period's certificate was checked (filled in after the
+    /// census; none yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<String>,
 }
 
 impl CodeResult {
@@ -174,7 +203,9 @@ pub enum KeptError {
 }
 
 const KEPT_FORMAT: &str = "octal-census-result";
-const KEPT_VERSION: u32 = 2;
+/// 3: results carry the rare positions, the values' checksum and the
+/// period notation (a result of version 2 is made again from its store).
+const KEPT_VERSION: u32 = 3;
 
 impl Kept {
     pub fn new(result: CodeResult, values: ValuesFacts) -> Kept {
@@ -255,6 +286,60 @@ pub struct Equivalences {
     pub class_of: Vec<usize>,
     pub links: Vec<Link>,
     pub near_misses: Vec<Link>,
+    /// For each code, how its sequence is its class' first code's (None
+    /// for that code itself).
+    pub relations: Vec<Option<Relation>>,
+}
+
+/// How a code's sequence is its class' first code's: G_code(n) =
+/// G_first(n + shift) for every n ≥ max(0, −shift) that `outcome` covers.
+/// The shift is composed along the links that joined them (each 0 or 1,
+/// in either direction), then the two sequences are compared directly at
+/// that shift, so `outcome` is what was checked, not what a chain implies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Relation {
+    pub shift: i64,
+    pub outcome: Outcome,
+}
+
+/// `G_a(n) = G_b(n+k)` for G_a(n) = G_b(n + shift), written with the
+/// shift on the side that makes it non-negative (`G_b(n) = G_a(n+k)`
+/// for a negative one), as a census row and `octal compare` state it.
+pub fn shifted_equation(a: &str, b: &str, shift: i64) -> String {
+    match shift {
+        0 => format!("G_{a}(n) = G_{b}(n)"),
+        k if k > 0 => format!("G_{a}(n) = G_{b}(n+{k})"),
+        k => format!("G_{b}(n) = G_{a}(n+{})", k.unsigned_abs()),
+    }
+}
+
+/// The shift of every code against its class' first code, composed along
+/// `links`: G_i(n) = G_first(n + shift[i]).
+fn composed_shifts(class_of: &[usize], links: &[Link]) -> Vec<Option<i64>> {
+    let mut shift: Vec<Option<i64>> = (0..class_of.len())
+        .map(|i| (class_of[i] == i).then_some(0))
+        .collect();
+    // A link joins two codes of one class: G_a(n) = G_b(n + s). Passes
+    // until nothing changes (a class is a tree of links, so at most its
+    // depth in passes).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for l in links {
+            match (shift[l.a], shift[l.b]) {
+                (None, Some(b)) => {
+                    shift[l.a] = Some(b + l.shift);
+                    changed = true;
+                }
+                (Some(a), None) => {
+                    shift[l.b] = Some(a - l.shift);
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    shift
 }
 
 /// Finds which of the sequences agree: G_a(n) = G_b(n) or G_a(n) =
@@ -361,13 +446,114 @@ pub fn equivalences<E>(
         let r = find(&mut eq.class_of, i);
         eq.class_of[i] = r;
     }
+    // Every member against its class' first code, directly, at the shift
+    // the links compose to (the first code's values read once a class).
+    let shifts = composed_shifts(&eq.class_of, &eq.links);
+    eq.relations = vec![None; n];
+    let mut members: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
+    for (i, shift) in shifts.iter().enumerate() {
+        if let Some(shift) = shift.filter(|_| eq.class_of[i] != i) {
+            members.entry(eq.class_of[i]).or_default().push((i, shift));
+        }
+    }
+    for (r, class) in members {
+        let rv = values(r, usize::MAX)?;
+        for (i, shift) in class {
+            let mine = values(i, usize::MAX)?;
+            let outcome = Comparison {
+                a: Side {
+                    values: &mine,
+                    period: periods[i],
+                },
+                b: Side {
+                    values: &rv,
+                    period: periods[r],
+                },
+                shift,
+            }
+            .run(None);
+            eq.relations[i] = Some(Relation { shift, outcome });
+        }
+    }
     Ok(eq)
+}
+
+/// Where a census' tables came from, stated at the head of each: the
+/// octal version, the commit of its source, the date (UTC) and the
+/// command with every option, defaults included.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    pub octal: String,
+    pub commit: String,
+    pub date: String,
+    pub command: String,
+}
+
+impl Provenance {
+    /// The header in words: `octal 0.1.0 (commit abc1234), 2026-11-28:
+    /// octal census --digits 3 …`.
+    pub fn line(&self) -> String {
+        format!(
+            "octal {} (commit {}), {}: {}",
+            self.octal, self.commit, self.date, self.command
+        )
+    }
 }
 
 /// The census' tables: one row per class, its first code's facts.
 pub struct Table<'a> {
     pub results: &'a [CodeResult],
     pub eq: &'a Equivalences,
+    pub provenance: &'a Provenance,
+}
+
+/// A class' status in the table's cells: status, period, preperiod,
+/// last exception (preperiod − 1, `none` for a purely periodic one) and
+/// where the period was proven; empty cells where not periodic.
+fn status_cells(status: &Status) -> [String; 5] {
+    match status {
+        Status::Periodic {
+            period,
+            preperiod,
+            proven_at,
+        } => [
+            "periodic".into(),
+            period.to_string(),
+            preperiod.to_string(),
+            preperiod
+                .checked_sub(1)
+                .map_or("none".into(), |e| e.to_string()),
+            proven_at.to_string(),
+        ],
+        Status::Open => [
+            "open".into(),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ],
+        Status::Stopped { why } => [
+            format!("stopped: {why}"),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ],
+    }
+}
+
+/// `0x1ee`, as the command line prints a mask; empty without one.
+fn hex_mask(mask: Option<u32>) -> String {
+    mask.map_or(String::new(), |m| format!("0x{m:x}"))
+}
+
+/// `none` for an empty section.
+fn or_none(text: String) -> String {
+    if text.is_empty() {
+        "none\n".into()
+    } else {
+        text
+    }
 }
 
 impl Table<'_> {
@@ -380,27 +566,44 @@ impl Table<'_> {
         by.into_values().collect()
     }
 
-    /// How code `i` relates to its class' first code `r`, in words.
-    fn relation(&self, r: usize, i: usize) -> String {
-        let code = &self.results[i].code;
-        if i == r {
-            return code.clone();
-        }
-        // A link path exists; say the direct one when there is one.
-        for l in &self.eq.links {
-            let (x, y) = (l.a, l.b);
-            if (x, y) == (i, r) || (x, y) == (r, i) {
-                return match (l.shift, x == i) {
-                    (0, _) => format!("{code} (=)"),
-                    (_, true) => format!("{code} (G(n) = G_{}(n+1))", self.results[r].code),
-                    (_, false) => format!("{code} (G(n+1) = G_{}(n))", self.results[r].code),
-                };
+    /// How code `i` relates to its class' first code: the equation (with
+    /// the composed shift) and how far it was checked, `for every n` or
+    /// `for n < N` (N in the equation's own n). None for the first code.
+    fn relation(&self, i: usize) -> Option<(String, String, Option<u64>)> {
+        let rel = self.eq.relations.get(i).copied().flatten()?;
+        let r = self.eq.class_of[i];
+        let (code, first) = (&self.results[i].code, &self.results[r].code);
+        let equation = shifted_equation(code, first, rel.shift);
+        // A negative shift is written from the first code's side, whose n
+        // is the member's n − |shift|.
+        let own_n = |to: u64| to.saturating_sub(rel.shift.min(0).unsigned_abs());
+        let below = match rel.outcome {
+            Outcome::EqualForever { .. } => None,
+            Outcome::EqualTo { to } => Some(own_n(to)),
+            Outcome::Differ { at, .. } => Some(own_n(at)),
+        };
+        let extent = match (rel.outcome, below) {
+            (Outcome::Differ { at, .. }, _) => {
+                format!("for n < {} only: differ at n = {at}", own_n(at))
             }
-        }
-        format!("{code} (by a chain)")
+            (_, None) => "for every n".into(),
+            (_, Some(b)) => format!("for n < {b}"),
+        };
+        Some((equation, extent, below))
     }
 
-    /// One row per class.
+    /// `code (G_code(n) = G_first(n+k) for every n)`, or the code alone
+    /// for the class' first.
+    fn member(&self, i: usize) -> String {
+        let code = &self.results[i].code;
+        match self.relation(i) {
+            Some((equation, extent, _)) => format!("{code} ({equation} {extent})"),
+            None => code.clone(),
+        }
+    }
+
+    /// One row per class: its first code's result, with `rare_mask` in
+    /// hex, `last_exception`, `members` in words and `relations` as data.
     pub fn rows(&self) -> Vec<serde_json::Value> {
         self.classes()
             .iter()
@@ -408,22 +611,45 @@ impl Table<'_> {
                 let r = class[0];
                 let res = &self.results[r];
                 let mut row = serde_json::to_value(res).expect("a result serialises");
-                let members: Vec<String> = class.iter().map(|&i| self.relation(r, i)).collect();
+                let members: Vec<String> = class.iter().map(|&i| self.member(i)).collect();
+                let relations: Vec<serde_json::Value> = class[1..]
+                    .iter()
+                    .filter_map(|&i| {
+                        let (equation, _, below) = self.relation(i)?;
+                        let rel = self.eq.relations[i]?;
+                        Some(serde_json::json!({
+                            "code": self.results[i].code,
+                            "shift": rel.shift,
+                            "equation": equation,
+                            "for_every_n": below.is_none(),
+                            "checked_below": below,
+                            "reach": self.results[i].reach,
+                        }))
+                    })
+                    .collect();
                 let spellings: Vec<&String> = class
                     .iter()
                     .flat_map(|&i| &self.results[i].spellings)
                     .collect();
                 row["members"] = members.into();
+                row["relations"] = relations.into();
                 row["spellings"] = serde_json::to_value(spellings).expect("strings");
+                row["rare_mask"] = res.rare_mask.map(|m| format!("0x{m:x}")).into();
+                row["last_exception"] = match res.status {
+                    Status::Periodic { preperiod, .. } => preperiod.checked_sub(1).into(),
+                    _ => serde_json::Value::Null,
+                };
                 row
             })
             .collect()
     }
 
-    /// The classes as CSV: representative, members, status and facts.
+    /// The classes as CSV, after one `#` line of provenance:
+    /// representative, members, status and facts.
     pub fn csv(&self) -> String {
-        let mut out = String::from(
-            "code,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why\n",
+        let mut out = format!(
+            "# {}\ncode,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why,last_exception,period_notation,checksum\n",
+            self.provenance.line()
         );
         for row in self.rows() {
             let f = |k: &str| match &row[k] {
@@ -437,11 +663,11 @@ impl Table<'_> {
                     m.iter()
                         .filter_map(|x| x.as_str())
                         .collect::<Vec<_>>()
-                        .join(" ")
+                        .join("; ")
                 })
                 .unwrap_or_default();
             out += &format!(
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\"\n",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\",{},\"{}\",{}\n",
                 f("code"),
                 members,
                 f("status"),
@@ -451,78 +677,125 @@ impl Table<'_> {
                 f("reach"),
                 f("target"),
                 f("max_value"),
-                row["rare_mask"]
-                    .as_u64()
-                    .map_or(String::new(), |m| format!("0x{m:x}")),
+                f("rare_mask"),
                 f("rare_positions"),
                 f("last_rare_at"),
                 row["seconds"].as_f64().unwrap_or(0.0),
-                f("why")
+                f("why"),
+                f("last_exception"),
+                f("period_notation"),
+                f("checksum"),
             );
         }
         out
     }
 
-    /// The classes as JSON lines.
+    /// The classes as JSON lines, after a first line
+    /// `{"census": {provenance}}`.
     pub fn json_lines(&self) -> String {
+        let head = serde_json::json!({ "census": self.provenance });
+        format!("{head}\n{}", self.rows_json_lines())
+    }
+
+    /// The class rows alone, one JSON object a line.
+    pub fn rows_json_lines(&self) -> String {
         self.rows().iter().map(|r| format!("{r}\n")).collect()
     }
 
-    /// The classes as a Markdown table.
+    /// The classes as a Markdown table, then each class' members with how
+    /// they relate to it, its period's notation, checksum and rare
+    /// positions.
     pub fn markdown(&self) -> String {
         let mut out = String::from(
-            "| code | same game as | status | period | preperiod | proven at | reach | max | rare | last rare |\n\
-             | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+            "| code | codes | status | period | preperiod | last exception | proven at | reach | max | rare mask | rare | last rare | checksum |\n\
+             | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n",
         );
+        let mut details = String::new();
         for class in self.classes() {
             let r = &self.results[class[0]];
-            let others: Vec<String> = class[1..]
-                .iter()
-                .map(|&i| self.relation(class[0], i))
-                .collect();
-            let (status, period, pre, at) = match &r.status {
-                Status::Periodic {
-                    period,
-                    preperiod,
-                    proven_at,
-                } => (
-                    "periodic".to_string(),
-                    period.to_string(),
-                    preperiod.to_string(),
-                    proven_at.to_string(),
-                ),
-                Status::Open => ("open".into(), String::new(), String::new(), String::new()),
-                Status::Stopped { why } => (
-                    format!("stopped: {why}"),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                ),
-            };
+            let [status, period, pre, last, at] = status_cells(&r.status);
             out += &format!(
-                "| `{}` | {} | {status} | {period} | {pre} | {at} | {} | {} | {} | {} |\n",
+                "| `{}` | {} | {status} | {period} | {pre} | {last} | {at} | {} | {} | {} | {} | {} | {} |\n",
                 r.code,
-                others.join(", "),
+                class.len(),
                 r.reach,
                 r.max_value,
+                hex_mask(r.rare_mask),
                 r.rare_positions.map_or(String::new(), |x| x.to_string()),
                 r.last_rare_at.map_or(String::new(), |x| x.to_string()),
+                r.checksum.as_deref().unwrap_or(""),
             );
+            details += &format!("\n### `{}`\n\n", r.code);
+            let others: Vec<String> = class[1..].iter().map(|&i| self.member(i)).collect();
+            details += &format!(
+                "- same game as: {}\n",
+                if others.is_empty() {
+                    "none".into()
+                } else {
+                    others.join(", ")
+                }
+            );
+            if let Some(n) = &r.period_notation {
+                details += &format!("- nim-sequence: {n}\n");
+            }
+            if let Some(sum) = &r.checksum {
+                details += &format!("- checksum of G(0..{}): {sum}\n", r.reach);
+            }
+            if let (Some(c), Some(list)) = (&r.rare_class, &r.rare_list) {
+                let shown: Vec<String> = list
+                    .iter()
+                    .rev()
+                    .take(5)
+                    .rev()
+                    .map(|(n, g)| format!("G({n})={g}"))
+                    .collect();
+                details += &format!(
+                    "- rare ({}): {} position(s), the last {}\n",
+                    c.rule,
+                    list.len(),
+                    shown.join(", ")
+                );
+            }
         }
-        out
+        out + "\n## Classes\n" + &details
     }
 
-    /// The classes of more than one code with how each agreement was
-    /// established, then the near misses.
+    /// The classes of more than one code, each member with its composed
+    /// shift and how far the agreement was checked (against where its
+    /// class reached), the links that found them, then the near misses.
     pub fn equivalences_markdown(&self) -> String {
-        let mut out = String::from("# Equivalences\n\nCodes whose sequences agree, exactly (=) or shifted by one heap.\n\n");
+        let mut out = format!(
+            "# Equivalences\n\n{}\n\nCodes whose sequences agree, exactly or shifted: G_code(n) = G_first(n+k) against the class' first code, the shift composed along the links below and then checked directly.\n\n## Classes\n\n",
+            self.provenance.line()
+        );
+        let mut classes = String::new();
+        for class in self.classes().iter().filter(|c| c.len() > 1) {
+            let r = &self.results[class[0]];
+            classes += &format!(
+                "- `{}` ({}, reach {}):\n",
+                r.code,
+                status_cells(&r.status)[0],
+                r.reach
+            );
+            for &i in &class[1..] {
+                let Some((equation, extent, below)) = self.relation(i) else {
+                    continue;
+                };
+                let mine = self.results[i].reach;
+                let short = if below.is_some() && mine < r.reach {
+                    format!(" (computed to {mine}; the class reached {})", r.reach)
+                } else {
+                    String::new()
+                };
+                classes += &format!("  - `{equation}` {extent}{short}\n");
+            }
+        }
+        out += &or_none(classes);
+        out += "\n## Links\n\nThe pairs compared when the classes were formed (shift 0 or 1).\n\n";
+        let mut links = String::new();
         for l in &self.eq.links {
             let (a, b) = (&self.results[l.a].code, &self.results[l.b].code);
-            let what = if l.shift == 0 {
-                format!("G_{a}(n) = G_{b}(n)")
-            } else {
-                format!("G_{a}(n) = G_{b}(n + {})", l.shift)
-            };
+            let what = shifted_equation(a, b, l.shift);
             let how = match l.outcome {
                 Outcome::EqualForever { checked_to } => {
                     format!("for every n: both proven periodic, checked up to {checked_to}")
@@ -530,11 +803,13 @@ impl Table<'_> {
                 Outcome::EqualTo { to } => format!("agree to {to} (not proven beyond)"),
                 Outcome::Differ { .. } => unreachable!("links agree"),
             };
-            out += &format!("- `{what}`: {how}\n");
+            links += &format!("- `{what}`: {how}\n");
         }
+        out += &or_none(links);
         out += &format!(
             "\n## Near misses\n\nPairs that agree on the first {SIGNATURE} values and then differ.\n\n"
         );
+        let mut near = String::new();
         for l in &self.eq.near_misses {
             if let Outcome::Differ { at, a: x, b: y } = l.outcome {
                 let (a, b) = (&self.results[l.a].code, &self.results[l.b].code);
@@ -543,10 +818,10 @@ impl Table<'_> {
                 } else {
                     format!("G_{b}({}) = {y}", at as i64 + l.shift)
                 };
-                out += &format!("- `{a}` and `{b}` (shift {}): first differ at n = {at}: G_{a}({at}) = {x}, {rhs}\n", l.shift);
+                near += &format!("- `{a}` and `{b}` (shift {}): first differ at n = {at}: G_{a}({at}) = {x}, {rhs}\n", l.shift);
             }
         }
-        out
+        out + &or_none(near)
     }
 
     /// What the census found, in a few lines.
@@ -634,8 +909,15 @@ mod tests {
             rare_mask: None,
             rare_positions: None,
             last_rare_at: None,
+            rare_class: None,
+            rare_list: None,
+            rare_list_complete: None,
+            checksum: None,
+            period_notation: None,
             at_powers_of_two: vec![0, 1],
             seconds: 0.125,
+            literature: None,
+            checked: None,
         };
         let facts = ValuesFacts {
             code: "0.6".into(),

@@ -63,6 +63,25 @@ pub fn human(s: &Value) -> String {
             "sparse space: mask 0x{mask:x}, {}{with_0}, last at {last}",
             plural(rare, "rare position")
         ));
+        // The last few rare positions with their values (the JSON's
+        // `rare_list` holds them all).
+        if let Some(list) = s.get("rare_list").and_then(Value::as_array) {
+            let pair = |p: &Value| Some((p.get(0)?.as_u64()?, p.get(1)?.as_u64()?));
+            let last: Vec<String> = list[list.len().saturating_sub(RARE_SHOWN)..]
+                .iter()
+                .filter_map(pair)
+                .map(|(n, g)| format!("G({n})={g}"))
+                .collect();
+            if !last.is_empty() {
+                let rule = s
+                    .get("rare_class")
+                    .and_then(|c| c.get("rule"))
+                    .and_then(Value::as_str)
+                    .map(|r| format!(" (rare: {r})"))
+                    .unwrap_or_default();
+                line(format!("last rare positions: {}{rule}", last.join(", ")));
+            }
+        }
     }
 
     let notation = text("period_notation")
@@ -116,6 +135,9 @@ pub fn human(s: &Value) -> String {
     }
     out
 }
+
+/// How many of the last rare positions the text names.
+const RARE_SHOWN: usize = 5;
 
 /// `1 zero`, `14 zeros`.
 pub fn plural(n: u64, what: &str) -> String {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::code::Code;
-use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, Overflow, SparseError};
+use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, Overflow, RareClass, SparseError};
 use crate::period::{self, Detector, Notation, Period};
 use crate::seq::{Seq, SeqMut, SeqRef};
 use crate::stats::Stats;
@@ -327,6 +327,19 @@ pub struct Summary {
     pub period_notation: Option<String>,
     /// The same in LaTeX, `0.\dot{1}10112212\dot{2}`.
     pub period_notation_latex: Option<String>,
+    /// Which positions are rare (the sparse-space split: the mask and the
+    /// parity a rare heap's value has); null for a game run without
+    /// sparse space.
+    pub rare_class: Option<RareClass>,
+    /// The rare positions n ≥ 1 with their values, `[[n, G(n)], …]` in
+    /// order of n (heap 0, never paired, is left out as `rare_positions`
+    /// leaves it out; `rare_class` says whether G(0) = 0 is of the rare
+    /// class). At most [`RARE_LIST_MAX`], the first ones; null without
+    /// sparse space.
+    pub rare_list: Option<Vec<(u64, u32)>>,
+    /// Whether `rare_list` holds every rare position (false when it was
+    /// cut at [`RARE_LIST_MAX`]); null without sparse space.
+    pub rare_list_complete: Option<bool>,
     /// The store holding the values, for runs kept on disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub store: Option<String>,
@@ -337,6 +350,47 @@ pub struct Summary {
     /// what it holds, so nothing was computed): how many it holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub held: Option<u64>,
+}
+
+/// Most rare positions a summary lists. A game in sparse space has few (a
+/// few thousand for `0.6` to 2^30); one with a hundred thousand has no
+/// sparse space to speak of, and its list would outweigh the rest of the
+/// summary, so it is cut there and `rare_list_complete` says so.
+pub const RARE_LIST_MAX: usize = 100_000;
+
+/// `[(n, G(n))]` for the rare `positions` (at most [`RARE_LIST_MAX`]) and
+/// whether that is all of them; positions past `g` are left out.
+pub fn rare_list(positions: &[u64], g: SeqRef<'_>) -> (Vec<(u64, u32)>, bool) {
+    let known = positions.partition_point(|&n| (n as usize) < g.len());
+    let list = positions[..known.min(RARE_LIST_MAX)]
+        .iter()
+        .map(|&n| (n, g.get(n as usize)))
+        .collect();
+    (list, known <= RARE_LIST_MAX && known == positions.len())
+}
+
+/// The sparse-space facts of `g`, the values G(0..g.len()) of `code`, as
+/// a fresh engine with the automatic mask finds them (what a run's summary
+/// of these values says): for values read from a file or from a store
+/// opened read-only. The values are copied (the engine takes a mutable
+/// slice); nothing is computed. `info` has only the sparse-space fields.
+pub fn rare_of_values(code: &Code, g: SeqRef<'_>) -> Result<Summary, JobError> {
+    let mut engine = EngineKind::Sparse.build_with(code, 1, MaskSpec::Auto)?;
+    let mut seq = match g {
+        SeqRef::U16(v) => Seq::U16(v.to_vec()),
+        SeqRef::U32(v) => Seq::U32(v.to_vec()),
+    };
+    let n = seq.len();
+    // `from == g.len()`: the engine rebuilds its state and computes nothing.
+    let built = match &mut seq {
+        Seq::U16(v) if n > 0 => engine.extend_u16(v, n),
+        Seq::U32(v) if n > 0 => engine.extend_u32(v, n),
+        _ => Ok(()),
+    };
+    debug_assert!(built.is_ok());
+    let mut summary = Summary::new(code, &Stats::default(), 0.0, seq.width(), engine.info());
+    summary.set_rare(&*engine, seq.view(0, n));
+    Ok(summary)
 }
 
 /// Longest nim-sequence notation a summary carries, in characters.
@@ -375,9 +429,26 @@ impl Summary {
             period_provable: true,
             period_notation: None,
             period_notation_latex: None,
+            rare_class: None,
+            rare_list: None,
+            rare_list_complete: None,
             store: None,
             resumed_from: None,
             held: None,
+        }
+    }
+
+    /// Fills in the rare positions of `engine` (which has computed, or
+    /// rebuilt its state from, the values `g`) with their values.
+    pub fn set_rare(&mut self, engine: &dyn Engine, g: SeqRef<'_>) {
+        self.rare_class = engine.rare_class();
+        if self.rare_class.is_some() {
+            let (list, complete) = rare_list(&engine.rare_positions(), g);
+            self.rare_list = Some(list);
+            self.rare_list_complete = Some(complete);
+        } else {
+            self.rare_list = None;
+            self.rare_list_complete = None;
         }
     }
 
@@ -464,5 +535,6 @@ pub fn run_until(
     let seconds = start.elapsed().as_secs_f64();
     let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
     summary.set_period(&detector, seq.view(0, seq.len()));
+    summary.set_rare(&*engine, seq.view(0, seq.len()));
     Ok(Outcome { seq, summary })
 }

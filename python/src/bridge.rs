@@ -269,6 +269,7 @@ impl InMemory {
             self.engine.info(),
         );
         summary.set_period(&self.detector, self.seq.view(0, self.seq.len()));
+        summary.set_rare(&*self.engine, self.seq.view(0, self.seq.len()));
         (self.seq, summary)
     }
 }

@@ -38,6 +38,13 @@ pub struct CensusArgs {
     /// with what it reached; a later run goes on from there).
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub member_seconds: f64,
+    /// Members of open or stopped classes go on toward their class' reach
+    /// (so that their agreement is checked that far, not only to the
+    /// probe) within this many times the seconds the rest of the census
+    /// took, the cheapest first: 1 at most about doubles a census, 0 checks
+    /// them to the probe only. The tables say how far each was checked.
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub member_budget: f64,
     /// Print the classes as JSON lines instead of the summary.
     #[arg(long)]
     pub json: bool,
@@ -141,12 +148,16 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .num_threads(jobs)
         .build()
         .ok();
-    let run_all = |which: &[usize], target: u64| -> Vec<Result<CodeResult>> {
+    if !(args.member_budget >= 0.0 && args.member_budget.is_finite()) {
+        return Err(input("--member-budget must be a number of 0 or more"));
+    }
+    // Each code with its own target.
+    let run_all = |which: &[(usize, u64)]| -> Vec<Result<CodeResult>> {
         let work = || {
             which
                 .par_iter()
                 .with_max_len(1)
-                .map(|&i| {
+                .map(|&(i, target)| {
                     let r = run_code(&entries[i], target, cap, &dir, &stop, kept[i].as_ref());
                     if let Some(bar) = &bar {
                         bar.inc(1);
@@ -170,25 +181,37 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     };
     let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&dir, &e.code)).collect();
     // Every code briefly; then one code of each class that is still open.
-    let all: Vec<usize> = (0..entries.len()).collect();
-    let first = run_all(&all, probe);
+    let all: Vec<(usize, u64)> = (0..entries.len()).map(|i| (i, probe)).collect();
+    let first = run_all(&all);
     if let Some(code) = interrupted() {
         return Ok(code);
     }
     let mut results: Vec<CodeResult> = first.into_iter().collect::<Result<_>>()?;
     let eq = equivalences(&results, &stores)?;
-    let extend: Vec<usize> = (0..entries.len())
+    let extend: Vec<(usize, u64)> = (0..entries.len())
         .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
         .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
+        .map(|i| (i, to))
         .collect();
     if let Some(bar) = &bar {
         bar.set_length((entries.len() + extend.len()) as u64);
     }
-    let second = run_all(&extend, to);
+    let second = run_all(&extend);
     if let Some(code) = interrupted() {
         return Ok(code);
     }
-    for (&i, r) in extend.iter().zip(second) {
+    for (&(i, _), r) in extend.iter().zip(second) {
+        results[i] = r?;
+    }
+    let members = members_to_check(&results, &eq.class_of, args.member_budget);
+    if let Some(bar) = &bar {
+        bar.set_length((entries.len() + extend.len() + members.len()) as u64);
+    }
+    let third = run_all(&members);
+    if let Some(code) = interrupted() {
+        return Ok(code);
+    }
+    for (&(i, _), r) in members.iter().zip(third) {
         results[i] = r?;
     }
     if let Some(bar) = bar {
@@ -196,6 +219,35 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     }
     tables(&args, &dir, to, &results, &stores)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The members of open or stopped classes to take on to their class'
+/// reach, each with that reach: the cheapest first (a member costs about
+/// what its class' first code took for the values it lacks), while their
+/// estimated seconds stay within `factor` times all the results' seconds.
+fn members_to_check(results: &[CodeResult], class_of: &[usize], factor: f64) -> Vec<(usize, u64)> {
+    let budget = factor * results.iter().map(|r| r.seconds).sum::<f64>();
+    let mut wanted: Vec<(f64, usize, u64)> = (0..results.len())
+        .filter_map(|i| {
+            let first = &results[class_of[i]];
+            let lacking = first.reach.checked_sub(results[i].reach)?;
+            let open = !matches!(first.status, Status::Periodic { .. });
+            (class_of[i] != i && open && lacking > 0).then(|| {
+                let cost = first.seconds * lacking as f64 / first.reach.max(1) as f64;
+                (cost, i, first.reach)
+            })
+        })
+        .collect();
+    wanted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut spent = 0.0;
+    wanted
+        .into_iter()
+        .take_while(|&(cost, _, _)| {
+            spent += cost;
+            spent <= budget
+        })
+        .map(|(_, i, reach)| (i, reach))
+        .collect()
 }
 
 fn store_path(dir: &Path, code: &Code) -> PathBuf {
@@ -424,8 +476,15 @@ fn run_code(
         rare_mask: engine.and_then(|e| e.rare_mask),
         rare_positions: engine.and_then(|e| e.rare_positions),
         last_rare_at: engine.and_then(|e| e.last_rare_at),
+        rare_class: summary.as_ref().and_then(|s| s.rare_class.clone()),
+        rare_list: summary.as_ref().and_then(|s| s.rare_list.clone()),
+        rare_list_complete: summary.as_ref().and_then(|s| s.rare_list_complete),
+        checksum: Some(checksum_to(&store, reach)),
+        period_notation: notation(&store, summary.as_ref().and_then(|s| s.period)),
         at_powers_of_two: powers_of_two(&store, reach),
         seconds,
+        literature: None,
+        checked: None,
     };
     let facts = ValuesFacts {
         code: e.code.to_string(),
@@ -478,7 +537,12 @@ fn tables(
     stores: &[PathBuf],
 ) -> Result<()> {
     let eq = equivalences(results, stores)?;
-    let table = Table { results, eq: &eq };
+    let provenance = provenance(args, to);
+    let table = Table {
+        results,
+        eq: &eq,
+        provenance: &provenance,
+    };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
         octal::store::output::write_file_io(&path, text.as_bytes())
@@ -489,17 +553,18 @@ fn tables(
     write(
         "census.md",
         format!(
-            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n{}",
+            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n\n{}\n{}",
             args.digits,
             args.prefix,
             to,
+            provenance.line(),
             table.summary(),
             table.markdown()
         ),
     )?;
     write("equivalences.md", table.equivalences_markdown())?;
     if args.json {
-        out!("{}", table.json_lines());
+        out!("{}", table.rows_json_lines());
     } else {
         out!("{}", table.summary());
         if !args.quiet {
@@ -673,6 +738,11 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
                 why: "ended before its target".into(),
             },
         };
+        // The sparse-space facts, from the values (as a run would give).
+        let rare = match &store {
+            Some(s) if reach > 0 => Some(run::rare_of_values(&e.code, s.view(0, reach))?),
+            _ => None,
+        };
         results.push(CodeResult {
             code: e.code.to_string(),
             spellings: e.spellings.clone(),
@@ -680,13 +750,20 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
             reach,
             target: manifest.to,
             max_value: row.map_or(0, |r| r.max_value),
-            rare_mask: None,
-            rare_positions: row.and_then(|r| r.rare_positions),
-            last_rare_at: None,
+            rare_mask: rare.as_ref().and_then(|r| r.engine.rare_mask),
+            rare_positions: rare.as_ref().and_then(|r| r.engine.rare_positions),
+            last_rare_at: rare.as_ref().and_then(|r| r.engine.last_rare_at),
+            rare_class: rare.as_ref().and_then(|r| r.rare_class.clone()),
+            rare_list: rare.as_ref().and_then(|r| r.rare_list.clone()),
+            rare_list_complete: rare.as_ref().and_then(|r| r.rare_list_complete),
+            checksum: store.as_ref().map(|s| checksum_to(s, reach)),
+            period_notation: store.as_ref().and_then(|s| notation(s, period)),
             at_powers_of_two: store
                 .as_ref()
                 .map_or(Vec::new(), |s| powers_of_two(s, reach)),
             seconds: row.map_or(0.0, |r| r.seconds),
+            literature: None,
+            checked: None,
         });
     }
     if !unfinished.is_empty() {
@@ -702,6 +779,104 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
     } else {
         INCOMPLETE
     }))
+}
+
+/// The nim-sequence notation of a proven `period` of the values in
+/// `store` (when they reach the end of its first period and it is short).
+fn notation(store: &Store, period: Option<octal::period::Period>) -> Option<String> {
+    let p = period?;
+    let end = p.preperiod.checked_add(p.period)?;
+    if end > store.good() || end > NOTATION_MAX as u64 {
+        return None;
+    }
+    let style = octal::period::Notation::Text;
+    match store.view(0, end) {
+        octal::seq::SeqRef::U16(v) => octal::period::notation(v, &p, NOTATION_MAX, style),
+        octal::seq::SeqRef::U32(v) => octal::period::notation(v, &p, NOTATION_MAX, style),
+    }
+}
+
+/// Longest nim-sequence notation a census row carries, in characters.
+const NOTATION_MAX: usize = 200;
+
+/// The census' provenance: this octal, the commit of the source it was
+/// built from, today's date (UTC) and the command with every option that
+/// shapes the tables (`--out`, `--json` and `--quiet` do not).
+fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
+    let prefix = prefixes(args).unwrap_or_else(|_| args.prefix.clone());
+    let mut command = format!(
+        "octal census --digits {} --prefix {prefix} --to {to}",
+        args.digits
+    );
+    match &args.collect {
+        Some(_) => command += " --collect DIR",
+        None => {
+            command += &format!(
+                " --probe {} --member-seconds {} --member-budget {} --jobs {}",
+                parse_to("probe", &args.probe)
+                    .map_or(args.probe.clone(), |p| p.min(to).to_string()),
+                args.member_seconds,
+                args.member_budget,
+                threads(args.jobs).unwrap_or(1)
+            )
+        }
+    }
+    census::Provenance {
+        octal: env!("CARGO_PKG_VERSION").into(),
+        commit: source_commit(),
+        date: today_utc(),
+        command,
+    }
+}
+
+/// The commit this binary was built from: `OCTAL_COMMIT` at build time,
+/// else what git says of the source tree it was built in (`+dirty` with
+/// uncommitted changes), else `unknown`.
+fn source_commit() -> String {
+    if let Some(c) = option_env!("OCTAL_COMMIT") {
+        return c.into();
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) if !c.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                c + "+dirty"
+            } else {
+                c
+            }
+        }
+        _ => "unknown".into(),
+    }
+}
+
+/// Today's date in UTC, `YYYY-MM-DD` (the civil calendar from days since
+/// 1970, as in H. Hinnant's `civil_from_days`).
+fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// G(2^j) for every 2^j below `reach` (at most what `store` holds).

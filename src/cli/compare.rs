@@ -1,6 +1,9 @@
 //! `octal compare`: where two sequences first differ, or a proof that
 //! they never do.
 
+use octal::census;
+use octal::compare::{Comparison, Outcome};
+
 use super::prelude::*;
 
 #[derive(clap::Args)]
@@ -9,14 +12,15 @@ pub struct CompareArgs {
     pub a: String,
     /// The second sequence, likewise.
     pub b: String,
-    /// Compare G_A(n) with G_B(n + K) (K may be negative).
+    /// Compare G_A(n) with G_B(n + K) (K may be negative), or `auto`:
+    /// try every shift that can matter and say which holds.
     #[arg(
         long,
-        default_value_t = 0,
+        default_value = "0",
         allow_hyphen_values = true,
-        value_name = "K"
+        value_name = "K|auto"
     )]
-    pub shift: i64,
+    pub shift: String,
     /// Compare n below N. Default: a code is computed to 10^6 values
     /// (or until its period is proven) and a file gives all its values;
     /// two proven periods settle every n.
@@ -42,33 +46,30 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
         engine,
     } = args;
     let to = to.map(|t| parse_to("to", &t)).transpose()?;
-    if shift == i64::MIN {
-        // Its negation, the first n compared, is no i64.
-        return Err(input(format!(
-            "--shift {shift} is out of range: give a shift from -{} to {}",
-            i64::MAX,
-            i64::MAX
-        )));
-    }
-    let reach = |k: i64| {
-        to.unwrap_or(COMPARE_DEFAULT)
-            .saturating_add_signed(k.max(0))
+    let shifts: Vec<i64> = match shift.trim() {
+        "auto" => {
+            let most = auto_shifts(&[code_of(&a)?, code_of(&b)?]);
+            (-most..=most).collect()
+        }
+        k => vec![parse_shift(k)?],
     };
-    let (ga, pa) = compare_source(&a, reach(0), &engine)?;
-    let (gb, pb) = compare_source(&b, reach(shift), &engine)?;
-    let c = octal::compare::Comparison {
-        a: octal::compare::Side {
-            values: &ga,
-            period: pa,
-        },
-        b: octal::compare::Side {
-            values: &gb,
-            period: pb,
-        },
-        shift,
-    };
-    let outcome = c.run(to);
-    if let octal::compare::Outcome::EqualTo { to } = outcome {
+    let most = shifts.iter().map(|k| k.unsigned_abs()).max().unwrap_or(0);
+    let reach = |k: u64| to.unwrap_or(COMPARE_DEFAULT).saturating_add(k);
+    let (ga, pa, na) = compare_source(&a, reach(0), &engine)?;
+    let (gb, pb, nb) = compare_source(&b, reach(most), &engine)?;
+    let side = |values, period| octal::compare::Side { values, period };
+    let outcomes: Vec<(i64, Comparison, Outcome)> = shifts
+        .iter()
+        .map(|&shift| {
+            let c = Comparison {
+                a: side(&ga, pa),
+                b: side(&gb, pb),
+                shift,
+            };
+            (shift, c, c.run(to))
+        })
+        .collect();
+    if let [(shift, c, Outcome::EqualTo { to })] = outcomes[..] {
         if to <= c.start() {
             // No heap was held by both sides: "equal" would say nothing.
             return Err(input(format!(
@@ -77,43 +78,128 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
             )));
         }
     }
+    // What holds: an agreement on at least one heap.
+    let holds = |(_, c, o): &&(i64, Comparison, Outcome)| match o {
+        Outcome::Differ { .. } => false,
+        Outcome::EqualTo { to } => *to > c.start(),
+        Outcome::EqualForever { .. } => true,
+    };
     if json {
-        let v = match outcome {
-            octal::compare::Outcome::Differ { at, a, b } => serde_json::json!({
+        let verdict = |&(shift, _, o): &(i64, Comparison, Outcome)| match o {
+            Outcome::Differ { at, a, b } => serde_json::json!({
                 "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
-            octal::compare::Outcome::EqualTo { to } => serde_json::json!({
+            Outcome::EqualTo { to } => serde_json::json!({
                 "verdict": "equal_to", "to": to, "shift": shift}),
-            octal::compare::Outcome::EqualForever { checked_to } => serde_json::json!({
+            Outcome::EqualForever { checked_to } => serde_json::json!({
                 "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
         };
-        outln!("{v}");
-    } else {
-        let shifted = match shift {
-            0 => "n".to_string(),
-            k if k > 0 => format!("n + {k}"),
-            k => format!("n − {}", -k),
+        let v = if shifts.len() == 1 {
+            verdict(&outcomes[0])
+        } else {
+            serde_json::json!({
+                "a": na, "b": nb,
+                "searched": [shifts[0], shifts[shifts.len() - 1]],
+                "holds": outcomes.iter().filter(holds).map(|o| o.0).collect::<Vec<_>>(),
+                "shifts": outcomes.iter().map(verdict).collect::<Vec<_>>(),
+            })
         };
-        match outcome {
-            octal::compare::Outcome::Differ { at, a: x, b: y } => outln!(
-                "differ first at n = {at}: G_A({at}) = {x}, G_B({}) = {y}",
-                at as i64 + shift
-            ),
-            octal::compare::Outcome::EqualTo { to } => outln!(
-                "G_A(n) = G_B({shifted}) for every n below {to} (equal to {to}; not proven beyond)"
-            ),
-            octal::compare::Outcome::EqualForever { checked_to } => outln!(
-                "G_A(n) = G_B({shifted}) for every n: both are proven periodic and agree up to {checked_to}"
-            ),
+        outln!("{v}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let equation = |shift| census::shifted_equation(&na, &nb, shift);
+    let says = |&(shift, _, o): &(i64, Comparison, Outcome)| match o {
+        Outcome::Differ { at, a: x, b: y } => format!(
+            "differ first at n = {at}: G_{na}({at}) = {x}, G_{nb}({}) = {y}",
+            at as i64 + shift
+        ),
+        Outcome::EqualTo { to } => format!(
+            "{} for every n below {} (equal to {to}; not proven beyond)",
+            equation(shift),
+            to.saturating_sub(shift.min(0).unsigned_abs())
+        ),
+        Outcome::EqualForever { checked_to } => format!(
+            "{} for every n: both are proven periodic and agree up to {checked_to}",
+            equation(shift)
+        ),
+    };
+    if shifts.len() == 1 {
+        outln!("{}", says(&outcomes[0]));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let held: Vec<&(i64, Comparison, Outcome)> = outcomes.iter().filter(holds).collect();
+    if held.is_empty() {
+        // The shift that agreed longest, to say how near it came.
+        let nearest = outcomes.iter().max_by_key(|(_, _, o)| match o {
+            Outcome::Differ { at, .. } => *at,
+            _ => 0,
+        });
+        outln!(
+            "no shift from {} to {} holds between {na} and {nb}{}",
+            shifts[0],
+            shifts[shifts.len() - 1],
+            nearest.map_or(String::new(), |o| format!(
+                " (the nearest, shift {}: {})",
+                o.0,
+                says(o)
+            ))
+        );
+    } else {
+        for o in held {
+            outln!("{}", says(o));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A `--shift` given as a number.
+fn parse_shift(k: &str) -> Result<i64> {
+    match k.parse::<i64>() {
+        // Its negation, the first n compared, is no i64.
+        Ok(i64::MIN) | Err(_) => Err(input(format!(
+            "--shift {k} is out of range: give auto or a shift from -{} to {}",
+            i64::MAX,
+            i64::MAX
+        ))),
+        Ok(k) => Ok(k),
+    }
+}
+
+/// The largest shift `--shift auto` tries, either way, between games of
+/// these codes: the most digits after the point either has (at least 1).
+///
+/// Why that far: a shift K relating two octal games comes from heaps too
+/// small for the moves that make the difference, and a code with D digits
+/// has no move taking more than D tokens, so the heaps whose values a
+/// shift displaces are at most D tokens apart. Every shift between two
+/// games of the three-digit census is at most 2 (`.137` is `.4` shifted
+/// by 2). Shifts beyond D are not searched; the output names the range.
+pub fn auto_shifts(codes: &[Code]) -> i64 {
+    codes
+        .iter()
+        .map(|c| c.digits().len().saturating_sub(1) as i64)
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// The code of one side of `compare`: a code, or that of a store or file.
+fn code_of(s: &str) -> Result<Code> {
+    let path = Path::new(s);
+    if path.is_file() {
+        return Ok(open_saved(path)?.code().clone());
+    }
+    parse_code(s)
 }
 
 /// The values of one side of `compare`, and its proven period: a code is
 /// computed to `to` (stopping at a proof), a store or an exported file read
 /// whole, with the period it records (or, for a file exported without one,
 /// the period the detector finds in its values).
-fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Option<Period>)> {
+fn compare_source(
+    s: &str,
+    to: u64,
+    engine: &EngineOpts,
+) -> Result<(Vec<u32>, Option<Period>, String)> {
     let path = Path::new(s);
     if path.is_file() {
         let opened = open_saved(path)?;
@@ -123,12 +209,14 @@ fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Op
             d.feed(&values);
             d.proven()
         });
-        return Ok((values, period));
+        return Ok((values, period, opened.code().to_string()));
     }
-    let job = engine.job(parse_code(s)?, to)?;
+    let code = parse_code(s)?;
+    let name = code.to_string();
+    let job = engine.job(code, to)?;
     let outcome = run::run_until(&job, true, &mut |_| {})?;
     let known = outcome.summary.values as usize;
     let mut values = outcome.seq.to_u32();
     values.truncate(known);
-    Ok((values, outcome.summary.period))
+    Ok((values, outcome.summary.period, name))
 }

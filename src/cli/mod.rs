@@ -6,6 +6,7 @@ mod args;
 mod census;
 mod compare;
 mod docs;
+mod equiv;
 mod exit;
 mod export;
 mod family;
@@ -85,6 +86,9 @@ enum Command {
     /// Compare two games: the first n where G_A(n) ≠ G_B(n + K), "equal
     /// to N", or, when both are proven periodic, equality for every n.
     Compare(compare::CompareArgs),
+    /// Which codes of the census share a code's class, and how (the
+    /// shift against the class' first code).
+    Equiv(equiv::EquivArgs),
     /// Draw G(n) against n as a picture: PNG, SVG or PDF, by the name of
     /// -o or by --format.
     Plot(plot::PlotArgs),
@@ -160,6 +164,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Export(a) => export::export(a),
         Command::Import(a) => export::import(a),
         Command::Compare(a) => compare::compare(a),
+        Command::Equiv(a) => equiv::equiv(a),
         Command::Census(a) => census::census(a),
         Command::Plot(a) => plot::plot(a),
         Command::CookieCutter(a) => games::cookie_cutter(a),

@@ -44,6 +44,50 @@ impl Mask {
     }
 }
 
+/// Which class of positions is the rare one, as a summary states it:
+/// heap `n` is rare when `popcount(G(n) & mask) mod 2` equals `parity`,
+/// plus `n mod 2` when `position_parity` is on (see [`Mask::is_rare`]).
+/// Heap 0 follows the same rule, though the engine never pairs it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RareClass {
+    /// The mask in hex, as `--mask` takes it: `0x1ee`.
+    pub mask: String,
+    /// Whether the heap's own parity enters the rule.
+    pub position_parity: bool,
+    /// `popcount(G(n) & mask) mod 2` of a rare heap (without position
+    /// parity), or of a rare even heap (with it).
+    pub parity: u32,
+    /// The rule in words, e.g. `popcount(G(n) & 0x1ee) is even`.
+    pub rule: String,
+}
+
+impl RareClass {
+    /// The rare class of `mask` in a game whose split distance is `i0`.
+    pub fn of(mask: Mask, i0: usize) -> RareClass {
+        let hex = format!("0x{:x}", mask.bits);
+        // Mask::is_rare: parity(v) == pp & ((n ^ i0) & 1).
+        let parity = u32::from(mask.pp) & (i0 as u32 & 1);
+        let rule = match (mask.pp, parity) {
+            (false, _) => format!("popcount(G(n) & {hex}) is even"),
+            (true, 0) => format!("popcount(G(n) & {hex}) ≡ n (mod 2)"),
+            (true, _) => format!("popcount(G(n) & {hex}) ≡ n + 1 (mod 2)"),
+        };
+        RareClass {
+            mask: hex,
+            position_parity: mask.pp,
+            parity,
+            rule,
+        }
+    }
+
+    /// Whether heap `n` with value `g` is of the rare class.
+    pub fn is_rare(&self, n: u64, g: u32) -> bool {
+        let bits = u32::from_str_radix(self.mask.trim_start_matches("0x"), 16).unwrap_or(0);
+        let want = (self.parity + u32::from(self.position_parity) * (n & 1) as u32) & 1;
+        (g & bits).count_ones() & 1 == want
+    }
+}
+
 /// What `--mask` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MaskSpec {
@@ -193,6 +237,43 @@ pub fn walsh_hadamard(h: &mut [i64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rare_class_states_the_engines_rule() {
+        // With and without position parity, for split distances of both
+        // parities: the stated rule is the engine's.
+        for (bits, pp) in [(0x1ee, false), (0x1e, true), (0x3, true)] {
+            let mask = Mask { bits, pp };
+            for i0 in [1usize, 2] {
+                let class = RareClass::of(mask, i0);
+                assert_eq!(class.mask, format!("0x{bits:x}"));
+                for n in 0..64usize {
+                    for v in 0..64u32 {
+                        assert_eq!(
+                            class.is_rare(n as u64, v),
+                            mask.is_rare(n, v, i0),
+                            "{} n={n} v={v}",
+                            class.rule
+                        );
+                    }
+                }
+            }
+        }
+        // By hand: 0x1ee without position parity makes 0 and 1 rare (no
+        // bit of the mask), 2 common (one bit), 6 rare (two).
+        let c = RareClass::of(
+            Mask {
+                bits: 0x1ee,
+                pp: false,
+            },
+            1,
+        );
+        assert_eq!(c.rule, "popcount(G(n) & 0x1ee) is even");
+        assert_eq!(
+            [0, 1, 2, 6].map(|v| c.is_rare(5, v)),
+            [true, true, false, true]
+        );
+    }
 
     #[test]
     fn walsh_hadamard_by_definition() {

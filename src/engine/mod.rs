@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::code::Code;
 
 pub use diagonal::Diagonal;
-pub use mask::{Mask, MaskSpec};
+pub use mask::{Mask, MaskSpec, RareClass};
 pub use reference::Reference;
 pub use sparse::{Halt, Sparse, SparseError, WindowState};
 
@@ -75,6 +75,11 @@ pub trait Engine: Send {
     /// order: none for engines without one.
     fn rare_positions(&self) -> Vec<u64> {
         Vec::new()
+    }
+    /// Which values make a position rare: none for engines without a
+    /// sparse-space mask.
+    fn rare_class(&self) -> Option<RareClass> {
+        None
     }
 }
 

@@ -202,9 +202,14 @@ pub fn run_stored(
         )?;
         (stats, store.checkpoint().seconds, ending, detector)
     };
-    let info = info_of_values(store, job, stats.values, engine.info())?;
+    let fresh = fresh_engine(store, job, stats.values)?;
+    let info = info_of_values(fresh.as_deref(), engine.info());
     let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), info);
     summary.set_period(&detector, store.view(0, stats.values));
+    summary.set_rare(
+        fresh.as_deref().unwrap_or(&*engine),
+        store.view(0, stats.values),
+    );
     summary.store = Some(store.path().display().to_string());
     if job.to < cp.good {
         summary.held = Some(cp.good);
@@ -214,18 +219,17 @@ pub fn run_stored(
     Ok(StoredOutcome { summary, ending })
 }
 
-/// The engine facts of a summary (`base`) with the sparse-space ones
-/// (mask, rare positions, last rare position) taken from a fresh engine
-/// given the stored `g[..n]`: a function of the values alone, so that the
-/// summary of a store does not depend on how many sessions computed it.
-fn info_of_values(
+/// A fresh engine given the stored `g[..n]` (None when `n` is 0): its
+/// sparse-space facts (mask, rare positions and their class) are a
+/// function of the values alone, so that the summary of a store does not
+/// depend on how many sessions computed it.
+fn fresh_engine(
     store: &mut Store,
     job: &Job,
     n: u64,
-    base: EngineInfo,
-) -> Result<EngineInfo, StoreError> {
+) -> Result<Option<Box<dyn crate::engine::Engine>>, StoreError> {
     if n == 0 {
-        return Ok(base);
+        return Ok(None);
     }
     let mut fresh = job.engine.build_with(&job.code, 1, job.mask)?;
     // `from == g.len()`: the engine rebuilds its state and computes nothing.
@@ -234,14 +238,21 @@ fn info_of_values(
         SeqMut::U32(g) => fresh.extend_u32(g, n as usize),
     };
     debug_assert!(built.is_ok());
+    Ok(Some(fresh))
+}
+
+/// The engine facts of a summary (`base`) with the sparse-space ones
+/// taken from the `fresh` engine of [`fresh_engine`], if any.
+fn info_of_values(fresh: Option<&dyn crate::engine::Engine>, base: EngineInfo) -> EngineInfo {
+    let Some(fresh) = fresh else { return base };
     let f = fresh.info();
-    Ok(EngineInfo {
+    EngineInfo {
         rare_mask: f.rare_mask,
         rare_positions: f.rare_positions,
         rare_positions_with_0: f.rare_positions_with_0,
         last_rare_at: f.last_rare_at,
         ..base
-    })
+    }
 }
 
 /// A small deterministic generator for picking values to recompute.

@@ -703,6 +703,8 @@ impl Windowed {
         let [(_, prefix), _] = m.kept_ranges();
         let g = &self.ring.slice(prefix as usize)[..];
         s.set_period(&m.detector, crate::seq::SeqRef::U16(g));
+        // Every rare position lies in the kept prefix.
+        s.set_rare(&self.engine, crate::seq::SeqRef::U16(g));
         WindowSummary {
             summary: s,
             window: m.sizes.window,
@@ -710,7 +712,6 @@ impl Windowed {
             kept_from: m.lo,
             memory_bytes: self.kept_bytes(),
             periods_searched_up_to: m.sizes.back() - SHORT as u64,
-            rare_list: self.engine.rare_positions(),
             histogram: m.histogram.clone(),
             powers_of_two: m.powers.clone(),
             checkpoints: m.marks.clone(),
@@ -733,7 +734,6 @@ pub struct WindowSummary {
     pub memory_bytes: u64,
     /// Longer periods are not looked for.
     pub periods_searched_up_to: u64,
-    pub rare_list: Vec<u64>,
     /// How many heaps have each value, by value.
     pub histogram: Vec<u64>,
     pub powers_of_two: Vec<(u64, u32)>,

@@ -239,6 +239,15 @@ class Summary:
     store: Optional[str] = None
     resumed_from: Optional[int] = None
     target: Optional[int] = None
+    #: Which positions are rare: ``{"mask": "0x1ee", "position_parity":
+    #: False, "parity": 0, "rule": "..."}``; None without sparse space.
+    rare_class: Optional[dict] = None
+    #: The rare positions n ≥ 1 with their values, a numpy array of shape
+    #: (k, 2): ``rare_list[:, 0]`` the heaps, ``rare_list[:, 1]`` G(n).
+    #: None without sparse space (and for an opened store or file).
+    rare_list: Optional[np.ndarray] = dataclasses.field(default=None, repr=False, compare=False)
+    #: False when ``rare_list`` was cut at its cap (100,000 positions).
+    rare_list_complete: Optional[bool] = None
     json: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -257,7 +266,41 @@ class Summary:
         given = {k: d.get(k) for k in own if k != "period"}
         given.update({k: p.get(k) for k in ("period", "preperiod", "proven_at", "bound")})
         given["period_provable"] = d.get("period_provable", False)
+        if given.get("rare_list") is not None:
+            given["rare_list"] = np.asarray(given["rare_list"], dtype=np.int64).reshape(-1, 2)
         return cls(**given, apparent_period=apparent, json=d)
+
+    def is_rare_value(self, g: int, n: Optional[int] = None) -> bool:
+        """Whether a heap of value ``g`` is of the rare class (the heap
+        ``n`` is needed only when the mask uses position parity).
+        ValueError for a game run without sparse space."""
+        c = self._rare_class()
+        if c["position_parity"] and n is None:
+            raise ValueError(f"the mask {c['mask']} of {self.code} uses position parity: give n")
+        want = (c["parity"] + (n % 2 if c["position_parity"] else 0)) % 2
+        return bin(int(g) & int(c["mask"], 16)).count("1") % 2 == want
+
+    def is_rare(self, n: int) -> bool:
+        """Whether heap ``n`` (below ``values``) is a rare position: heap 0
+        by the rule of ``rare_class``, the others by ``rare_list``.
+        ValueError for a game run without sparse space or a heap not
+        computed (or past a list that was cut)."""
+        self._rare_class()
+        n = int(n)
+        if n == 0:
+            return self.is_rare_value(0, 0)
+        if not 0 < n < self.values or self.rare_list is None:
+            raise ValueError(f"heap {n} is not among the {self.values} values of {self.code}")
+        heaps = self.rare_list[:, 0]
+        if not self.rare_list_complete and (len(heaps) == 0 or n > heaps[-1]):
+            raise ValueError(f"heap {n} is past the {len(heaps)} rare positions listed")
+        i = int(np.searchsorted(heaps, n))
+        return i < len(heaps) and heaps[i] == n
+
+    def _rare_class(self) -> dict:
+        if self.rare_class is None:
+            raise ValueError(f"{self.code} was run without sparse space: no position is rare")
+        return self.rare_class
 
     @property
     def proven(self) -> bool:

@@ -35,7 +35,7 @@ use std::time::Instant;
 use super::chooser::Chooser;
 use super::diagonal::Diagonals;
 use super::helper::{wait_until, Helper};
-use super::mask::{Histogram, Mask, MaskSpec};
+use super::mask::{Histogram, Mask, MaskSpec, RareClass};
 use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
@@ -421,5 +421,8 @@ impl Engine for Sparse {
             Some(_) => st.rare.iter().map(|&r| r as u64).collect(),
             None => Vec::new(),
         }
+    }
+    fn rare_class(&self) -> Option<RareClass> {
+        self.state.mask.map(|m| RareClass::of(m, self.i0))
     }
 }
