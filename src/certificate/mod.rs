@@ -38,9 +38,11 @@ pub const VERSION: u32 = 1;
 /// The git commit this octal was built from (`unknown` outside git).
 pub const COMMIT: &str = env!("OCTAL_COMMIT");
 
-/// Split pairs a second the independent checker marks, on two threads:
-/// measured once on an AMD EPYC (2 cores, AVX2, shared with other jobs)
-/// checking `4.064` (N = 220,809, 1.2·10^10 pairs), rounded down.
+/// Split pairs a second the independent checker marks, for its estimate.
+/// Measured once on an AMD EPYC (2 cores, shared with other jobs) checking
+/// `4.064` (N = 220,809, 1.2·10^10 pairs): 8.2 s of CPU time, 1.5·10^9
+/// pairs a core-second (3·10^9 a second on two idle cores; 19–23 s of wall
+/// time under a load of 7). 10^9 allows for a machine that is shared.
 pub const PAIRS_PER_SECOND: f64 = 1.0e9;
 /// Heaps a second besides the pairs (the mex, clearing the marks).
 pub const HEAPS_PER_SECOND: f64 = 2.0e6;
