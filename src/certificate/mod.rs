@@ -46,8 +46,8 @@ pub const COMMIT: &str = env!("OCTAL_COMMIT");
 pub const PAIRS_PER_SECOND: f64 = 1.0e9;
 /// Heaps a second besides the pairs (the mex, clearing the marks).
 pub const HEAPS_PER_SECOND: f64 = 2.0e6;
-/// The most values a check holds in memory (4 bytes each).
-pub const MAX_VALUES: u64 = 1 << 30;
+/// The most values a check holds in memory (4 bytes each: 1 GiB).
+pub const MAX_VALUES: u64 = 1 << 28;
 /// Seconds a check may be estimated to take unless told otherwise.
 pub const DEFAULT_BUDGET_SECONDS: f64 = 600.0;
 
