@@ -6,6 +6,7 @@
 //! draws it and [`formats`] writes it as OEIS b-files or CSV.
 
 pub mod census;
+pub mod certificate;
 pub mod code;
 pub mod compare;
 pub mod count;

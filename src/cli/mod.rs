@@ -4,6 +4,7 @@
 
 mod args;
 mod census;
+mod certify;
 mod compare;
 mod docs;
 mod equiv;
@@ -52,7 +53,7 @@ mod prelude {
 #[derive(Parser)]
 #[command(
     name = "octal",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("OCTAL_COMMIT"), ")"),
     about = "Exact Grundy sequences of octal games"
 )]
 pub struct Cli {
@@ -95,6 +96,9 @@ enum Command {
     /// Every octal code of up to D digits, classified (periodic with its
     /// proof, open, or stopped by a cap) and grouped by equal sequences.
     Census(census::CensusArgs),
+    /// Write a certificate of a proven period (CODE.cert.json), check one
+    /// without the engines (--check), or certify a census (--census).
+    Certify(certify::CertifyArgs),
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games::CookieCutterArgs),
     /// Print a completion script for a shell, e.g.
@@ -166,6 +170,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Compare(a) => compare::compare(a),
         Command::Equiv(a) => equiv::equiv(a),
         Command::Census(a) => census::census(a),
+        Command::Certify(a) => certify::certify(a),
         Command::Plot(a) => plot::plot(a),
         Command::CookieCutter(a) => games::cookie_cutter(a),
         Command::VertexDeletion(a) => games::vertex_deletion(a),

@@ -1,0 +1,29 @@
+//! Records the git commit the binary is built from (`OCTAL_COMMIT`, or
+//! `unknown` outside a git checkout), for `octal --version` and the
+//! certificates `octal certify` writes.
+
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+}
+
+fn main() {
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    println!("cargo:rustc-env=OCTAL_COMMIT={commit}");
+    // Rebuilt when HEAD moves (a commit, a checkout); inside a worktree
+    // git names the right files.
+    for name in ["HEAD", "packed-refs"] {
+        if let Some(p) = git(&["rev-parse", "--git-path", name]) {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    }
+    if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        if let Some(p) = git(&["rev-parse", "--git-path", &r]) {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    }
+    println!("cargo:rerun-if-changed=build.rs");
+}
