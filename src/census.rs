@@ -13,9 +13,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::certificate::CheckRow;
 use crate::code::Code;
 use crate::compare::{Comparison, Outcome, Side};
 use crate::engine::RareClass;
+use crate::literature::{self, Standing};
 use crate::period::Period;
 
 /// One game of a census and every spelling of it that the census covers
@@ -137,14 +139,6 @@ pub struct CodeResult {
     /// G(2^j) for every 2^j below the reach.
     pub at_powers_of_two: Vec<u32>,
     pub seconds: f64,
-    /// Where the literature stands on this game (filled in after the
-    /// census, from the literature table; none yet).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub literature: Option<String>,
-    /// How the period's certificate was checked (filled in after the
-    /// census; none yet).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checked: Option<String>,
 }
 
 impl CodeResult {
@@ -500,11 +494,67 @@ impl Provenance {
     }
 }
 
-/// The census' tables: one row per class, its first code's facts.
+/// What the tables say of a class beyond its run: where the literature
+/// stands on it and how its certificate was checked.
+#[derive(Debug, Clone, Default)]
+pub struct Marks {
+    pub literature: Vec<Standing>,
+    pub checked: Option<CheckRow>,
+}
+
+impl Marks {
+    /// The literature as one JSON object: the most telling label, the
+    /// cell text, and every standing with its source.
+    fn literature_json(&self) -> serde_json::Value {
+        if self.literature.is_empty() {
+            return serde_json::Value::Null;
+        }
+        let standings: Vec<serde_json::Value> = self
+            .literature
+            .iter()
+            .map(|st| {
+                serde_json::json!({
+                    "label": st.label(),
+                    "source": st.source().map(|s| s.short.clone()),
+                    "citation": st.source().map(|s| s.full_citation()),
+                    "text": st.to_string(),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "label": literature::headline(&self.literature).label(),
+            "text": literature::cell(&self.literature),
+            "standings": standings,
+        })
+    }
+
+    /// The short cell of the Markdown table: the label and its sources.
+    fn literature_cell(&self) -> String {
+        if self.literature.is_empty() {
+            return String::new();
+        }
+        let head = literature::headline(&self.literature);
+        let mut sources: Vec<&str> = self
+            .literature
+            .iter()
+            .filter(|s| s.label() == head.label())
+            .filter_map(|s| s.source().map(|s| s.short.as_str()))
+            .collect();
+        sources.dedup();
+        match sources.is_empty() {
+            true => head.label().into(),
+            false => format!("{}: {}", head.label(), sources.join(", ")),
+        }
+    }
+}
+
+/// The census' tables: one row per class, its first code's facts, and
+/// `marks`, by the class' first code.
 pub struct Table<'a> {
     pub results: &'a [CodeResult],
     pub eq: &'a Equivalences,
     pub provenance: &'a Provenance,
+    pub marks: &'a BTreeMap<String, Marks>,
 }
 
 /// A class' status in the table's cells: status, period, preperiod,
@@ -639,6 +689,9 @@ impl Table<'_> {
                     Status::Periodic { preperiod, .. } => preperiod.checked_sub(1).into(),
                     _ => serde_json::Value::Null,
                 };
+                let marks = self.marks.get(&res.code).cloned().unwrap_or_default();
+                row["literature"] = marks.literature_json();
+                row["checked"] = serde_json::to_value(&marks.checked).expect("a check serialises");
                 row
             })
             .collect()
@@ -648,7 +701,7 @@ impl Table<'_> {
     /// representative, members, status and facts.
     pub fn csv(&self) -> String {
         let mut out = format!(
-            "# {}\ncode,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why,last_exception,period_notation,checksum\n",
+            "# {}\ncode,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why,last_exception,period_notation,checksum,literature,checked\n",
             self.provenance.line()
         );
         for row in self.rows() {
@@ -666,8 +719,9 @@ impl Table<'_> {
                         .join("; ")
                 })
                 .unwrap_or_default();
-            out += &format!(
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\",{},\"{}\",{}\n",
+            out +=
+                &format!(
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\",{},\"{}\",{},\"{}\",\"{}\"\n",
                 f("code"),
                 members,
                 f("status"),
@@ -685,6 +739,11 @@ impl Table<'_> {
                 f("last_exception"),
                 f("period_notation"),
                 f("checksum"),
+                row["literature"]["text"].as_str().unwrap_or("").replace('"', "'"),
+                self.marks
+                    .get(&f("code"))
+                    .and_then(|m| m.checked.as_ref())
+                    .map_or(String::new(), CheckRow::cell),
             );
         }
         out
@@ -707,15 +766,16 @@ impl Table<'_> {
     /// positions.
     pub fn markdown(&self) -> String {
         let mut out = String::from(
-            "| code | codes | status | period | preperiod | last exception | proven at | reach | max | rare mask | rare | last rare | checksum |\n\
-             | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |\n",
+            "| code | codes | status | period | preperiod | last exception | proven at | reach | max | rare mask | rare | last rare | checksum | literature | checked |\n\
+             | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- | --- |\n",
         );
         let mut details = String::new();
         for class in self.classes() {
             let r = &self.results[class[0]];
             let [status, period, pre, last, at] = status_cells(&r.status);
+            let marks = self.marks.get(&r.code).cloned().unwrap_or_default();
             out += &format!(
-                "| `{}` | {} | {status} | {period} | {pre} | {last} | {at} | {} | {} | {} | {} | {} | {} |\n",
+                "| `{}` | {} | {status} | {period} | {pre} | {last} | {at} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 r.code,
                 class.len(),
                 r.reach,
@@ -724,8 +784,20 @@ impl Table<'_> {
                 r.rare_positions.map_or(String::new(), |x| x.to_string()),
                 r.last_rare_at.map_or(String::new(), |x| x.to_string()),
                 r.checksum.as_deref().unwrap_or(""),
+                marks.literature_cell(),
+                marks.checked.as_ref().map_or(String::new(), CheckRow::cell),
             );
             details += &format!("\n### `{}`\n\n", r.code);
+            if !marks.literature.is_empty() {
+                details += &format!("- literature: {}\n", literature::cell(&marks.literature));
+            }
+            if let Some(c) = &marks.checked {
+                details += &format!(
+                    "- certificate: certificates/{}.cert.json, checked {}\n",
+                    r.code,
+                    c.cell()
+                );
+            }
             let others: Vec<String> = class[1..].iter().map(|&i| self.member(i)).collect();
             details += &format!(
                 "- same game as: {}\n",
@@ -874,6 +946,60 @@ impl Table<'_> {
         if let (Some(lo), Some(hi)) = (reach.iter().min(), reach.iter().max()) {
             out += &format!("open codes reach {lo} to {hi} values\n");
         }
+        out + &self.marks_summary(&reps)
+    }
+
+    /// The literature's and the certificates' lines of the summary: how
+    /// many classes each label has (naming the new and the disagreeing
+    /// ones), and how the certificates were checked.
+    fn marks_summary(&self, reps: &[&CodeResult]) -> String {
+        let mut out = String::new();
+        let marks: Vec<(&str, &Marks)> = reps
+            .iter()
+            .filter_map(|r| Some((r.code.as_str(), self.marks.get(&r.code)?)))
+            .collect();
+        let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (code, m) in &marks {
+            if !m.literature.is_empty() {
+                let label = literature::headline(&m.literature).label();
+                by.entry(label).or_default().push(code);
+            }
+        }
+        if !by.is_empty() {
+            let parts: Vec<String> = by
+                .iter()
+                .map(|(label, codes)| match *label {
+                    "new" | "disagrees" => {
+                        format!("{} {label} ({})", codes.len(), codes.join(", "))
+                    }
+                    _ => format!("{} {label}", codes.len()),
+                })
+                .collect();
+            out += &format!("literature: {}\n", parts.join(", "));
+        }
+        let checks: Vec<&CheckRow> = marks
+            .iter()
+            .filter_map(|(_, m)| m.checked.as_ref())
+            .collect();
+        if !checks.is_empty() {
+            let count = |f: &dyn Fn(&CheckRow) -> bool| checks.iter().filter(|c| f(c)).count();
+            let failed: Vec<&str> = checks
+                .iter()
+                .filter(|c| !c.ok)
+                .map(|c| c.code.as_str())
+                .collect();
+            out += &format!(
+                "certificates: {} checked independently, {} by the engine only, {} failed{}\n",
+                count(&|c| c.ok && c.method == "independent"),
+                count(&|c| c.ok && c.method != "independent"),
+                failed.len(),
+                if failed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", failed.join(", "))
+                }
+            );
+        }
         out
     }
 }
@@ -916,8 +1042,6 @@ mod tests {
             period_notation: None,
             at_powers_of_two: vec![0, 1],
             seconds: 0.125,
-            literature: None,
-            checked: None,
         };
         let facts = ValuesFacts {
             code: "0.6".into(),

@@ -5,6 +5,7 @@
 //! an engine over a long sequence, [`stats`] summarises it, [`plot`]
 //! draws it and [`formats`] writes it as OEIS b-files or CSV.
 
+pub mod about;
 pub mod census;
 pub mod certificate;
 pub mod code;

@@ -519,3 +519,72 @@ fn a_census_gets_a_certificate_per_periodic_class() {
         assert!(chk["reason"].as_str().unwrap().contains("budget"), "{chk}");
     }
 }
+
+/// The census itself certifies its periodic classes and says in its
+/// tables how each was checked and where the literature stands: `.4`
+/// is Dawson's chess shifted by two (the OEIS entry A002187 says so, and
+/// Czajka's trivial games list its period 34 and preperiod 54).
+#[test]
+fn the_census_tables_say_how_each_class_was_checked_and_what_the_literature_says() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let census = |out: &str, minutes: &str| {
+        let o = octal_in(
+            dir,
+            &[
+                "census",
+                "--digits",
+                "1",
+                "--to",
+                "2^12",
+                "--out",
+                out,
+                "--quiet",
+                "--check-minutes",
+                minutes,
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let rows: Vec<serde_json::Value> =
+            std::fs::read_to_string(dir.join(out).join("census.jsonl"))
+                .unwrap()
+                .lines()
+                .skip(1)
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        let md = std::fs::read_to_string(dir.join(out).join("census.md")).unwrap();
+        (rows, md)
+    };
+    let (rows, md) = census("cen", "10");
+    let periodic: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r["status"] == "periodic").collect();
+    assert!(periodic.len() >= 5);
+    for row in &periodic {
+        let code = row["code"].as_str().unwrap();
+        let c = cert_json(&dir.join(format!("cen/certificates/{code}.cert.json")));
+        assert_eq!(c["claim"]["period"], row["period"], "{code}");
+        assert_eq!(row["checked"]["method"], "independent", "{row}");
+        assert_eq!(row["checked"]["n"], c["claim"]["n"], "{code}");
+        let n = c["claim"]["n"].as_u64().unwrap();
+        assert!(md.contains(&format!("independent to {n}")), "{code}");
+    }
+    let four = rows.iter().find(|r| r["code"] == "0.4").unwrap();
+    assert_eq!(four["period"], 34);
+    assert_eq!(four["literature"]["label"], "agrees", "{four}");
+    assert!(four["literature"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("A002187"));
+    assert!(rows.iter().all(|r| r["literature"]["label"] != "disagrees"));
+    // Made again with no budget, the census keeps its independent checks.
+    let (again, _) = census("cen", "0");
+    for row in again.iter().filter(|r| r["status"] == "periodic") {
+        assert_eq!(row["checked"]["method"], "independent", "{row}");
+    }
+    // A new census with no budget leaves every class to the engine.
+    let (fresh, md) = census("cen0", "0");
+    for row in fresh.iter().filter(|r| r["status"] == "periodic") {
+        assert_eq!(row["checked"]["method"], "engine-only", "{row}");
+    }
+    assert!(md.contains("engine only (N = "));
+}

@@ -31,12 +31,66 @@ use crate::code::Code;
 use crate::period::{Bound, Period};
 use crate::seq::SeqRef;
 
+/// Where a census keeps its certificates (one `CODE.cert.json` a periodic
+/// class), inside its directory.
+pub const CENSUS_DIR: &str = "certificates";
+/// The census' record of how each certificate was checked, inside
+/// [`CENSUS_DIR`], one [`CheckRow`] a line.
+pub const CHECKS: &str = "checks.jsonl";
+
+/// How the certificate of one periodic class of a census was checked:
+/// `method` is `independent` (recomputed by the naive checker up to `n`)
+/// or `engine-only` (the check's cost was beyond the budget, or it was
+/// not asked for; `reason` says which).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckRow {
+    pub code: String,
+    pub n: Option<u64>,
+    pub method: String,
+    pub seconds: f64,
+    pub ok: bool,
+    pub reason: Option<String>,
+}
+
+impl CheckRow {
+    /// The census tables' cell: `independent to N`, `engine only (N)` or
+    /// `FAILED: why`.
+    pub fn cell(&self) -> String {
+        let n = self.n.map_or(String::from("?"), |n| n.to_string());
+        match (self.ok, self.method.as_str()) {
+            (true, "independent") => format!("independent to {n}"),
+            (true, _) => format!("engine only (N = {n})"),
+            (false, _) => format!(
+                "FAILED: {}",
+                self.reason.as_deref().unwrap_or("no reason recorded")
+            ),
+        }
+    }
+}
+
+/// The check rows a census directory holds (none when it has no
+/// `certificates/checks.jsonl`).
+pub fn read_checks(dir: &std::path::Path) -> Result<Vec<CheckRow>, Unreadable> {
+    let path = dir.join(CENSUS_DIR).join(CHECKS);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Unreadable::Json(format!("{}: {e}", path.display()))),
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .map_err(|e| Unreadable::Json(format!("{} line {}: {e}", path.display(), i + 1)))
+        })
+        .collect()
+}
+
 /// The `format` of a certificate file.
 pub const FORMAT: &str = "octal-certificate";
 /// The certificate format version this octal writes and reads.
 pub const VERSION: u32 = 1;
-/// The git commit this octal was built from (`unknown` outside git).
-pub const COMMIT: &str = env!("OCTAL_COMMIT");
 
 /// Split pairs a second the independent checker marks, for its estimate.
 /// Measured once on an AMD EPYC (2 cores, shared with other jobs) checking
@@ -217,35 +271,6 @@ pub fn width_of(values: impl Iterator<Item = u32>) -> u8 {
     }
 }
 
-/// Now, in UTC, as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    utc_date(secs)
-}
-
-/// Seconds since 1970 as an ISO 8601 UTC date (days to a civil date as in
-/// H. Hinnant's `civil_from_days`).
-pub fn utc_date(secs: u64) -> String {
-    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
-}
-
 impl Certificate {
     /// The certificate of `period` for `code` (as the user spelled it,
     /// `given`), from values `g` that hold at least G(0..=N): N comes from
@@ -298,11 +323,11 @@ impl Certificate {
                 width,
             },
             made_by: MadeBy {
-                octal: env!("CARGO_PKG_VERSION").into(),
-                commit: COMMIT.into(),
+                octal: crate::about::VERSION.into(),
+                commit: crate::about::COMMIT.into(),
                 engine: engine.into(),
                 isa: octal_kernels::isa::current().name().into(),
-                date: utc_now(),
+                date: crate::about::utc_now(),
             },
         })
     }

@@ -31,6 +31,17 @@ pub struct EngineOpts {
     mask: String,
 }
 
+impl Default for EngineOpts {
+    /// The defaults of the flags: the sparse engine, every core, `auto`.
+    fn default() -> EngineOpts {
+        EngineOpts {
+            engine: EngineKind::default(),
+            threads: None,
+            mask: "auto".into(),
+        }
+    }
+}
+
 impl EngineOpts {
     /// `--threads`, or every core.
     pub fn threads(&self) -> Result<usize> {

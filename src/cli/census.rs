@@ -2,7 +2,10 @@
 //! resumable batch, classified and grouped into classes of equal
 //! sequences (see the library's `census` module).
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use octal::literature::{ClassClaim, Literature, Member, Outcome};
 
 use octal::census::{self, CodeResult, Kept, Status, Table, ValuesFacts};
 use octal::engine::MaskSpec;
@@ -45,6 +48,12 @@ pub struct CensusArgs {
     /// them to the probe only. The tables say how far each was checked.
     #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
     pub member_budget: f64,
+    /// Every periodic class gets a certificate in DIR/certificates/;
+    /// its independent check (docs/certificates.md) runs when estimated
+    /// to take at most this many minutes, else the class is marked as
+    /// checked by the engine only. 0: certificates only.
+    #[arg(long, default_value_t = octal::certificate::DEFAULT_BUDGET_SECONDS / 60.0, value_name = "M")]
+    pub check_minutes: f64,
     /// Print the classes as JSON lines instead of the summary.
     #[arg(long)]
     pub json: bool,
@@ -483,8 +492,6 @@ fn run_code(
         period_notation: notation(&store, summary.as_ref().and_then(|s| s.period)),
         at_powers_of_two: powers_of_two(&store, reach),
         seconds,
-        literature: None,
-        checked: None,
     };
     let facts = ValuesFacts {
         code: e.code.to_string(),
@@ -538,10 +545,12 @@ fn tables(
 ) -> Result<()> {
     let eq = equivalences(results, stores)?;
     let provenance = provenance(args, to);
+    let marks = marks(args, dir, results, stores, &eq)?;
     let table = Table {
         results,
         eq: &eq,
         provenance: &provenance,
+        marks: &marks,
     };
     let write = |name: &str, text: String| {
         let path = dir.join(name);
@@ -575,6 +584,94 @@ fn tables(
         }
     }
     Ok(())
+}
+
+/// Each class' marks, by its first code: its certificate, made and checked
+/// for a periodic class within `--check-minutes` (see
+/// [`super::certify::certify_census`]), and where the literature stands
+/// on it (values for the evidence of a disagreement read from `stores`).
+fn marks(
+    args: &CensusArgs,
+    dir: &Path,
+    results: &[CodeResult],
+    stores: &[PathBuf],
+    eq: &census::Equivalences,
+) -> Result<BTreeMap<String, census::Marks>> {
+    let budget = args.check_minutes * 60.0;
+    if budget.is_nan() || budget < 0.0 {
+        return Err(input(format!(
+            "--check-minutes {}: give a number of minutes ≥ 0",
+            args.check_minutes
+        )));
+    }
+    let firsts: Vec<usize> = (0..results.len())
+        .filter(|&i| eq.class_of[i] == i)
+        .collect();
+    let periodic: Vec<(String, u64, u64)> = firsts
+        .iter()
+        .filter_map(|&i| {
+            let p = results[i].period()?;
+            Some((results[i].code.clone(), p.period, p.preperiod))
+        })
+        .collect();
+    let checks = super::certify::certify_census(
+        dir,
+        &periodic,
+        budget,
+        &EngineOpts::default(),
+        args.quiet,
+        true,
+    )?;
+    let index: BTreeMap<String, usize> = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.code.clone(), i))
+        .collect();
+    let opened: std::cell::RefCell<BTreeMap<usize, Opened>> = Default::default();
+    let values = |code: &Code, n: u64| -> Option<u32> {
+        let &i = index.get(&code.to_string())?;
+        if n >= results[i].reach {
+            return None;
+        }
+        let mut open = opened.borrow_mut();
+        if let std::collections::btree_map::Entry::Vacant(e) = open.entry(i) {
+            e.insert(Opened::open(&stores[i]).ok()?);
+        }
+        open[&i].read(n, 1).ok()?.to_u32().first().copied()
+    };
+    let lit = Literature::embedded();
+    let mut out = BTreeMap::new();
+    for &r in &firsts {
+        let members = (0..results.len())
+            .filter(|&i| eq.class_of[i] == r)
+            .filter_map(|i| {
+                let code = results[i].code.parse().ok()?;
+                let shift = match i == r {
+                    true => Some(0),
+                    false => eq.relations[i].map(|rel| rel.shift),
+                };
+                Some(Member { code, shift })
+            })
+            .collect();
+        let outcome = match results[r].period() {
+            Some(p) => Outcome::Periodic {
+                period: p.period,
+                preperiod: p.preperiod,
+            },
+            None => Outcome::Open {
+                reach: results[r].reach,
+            },
+        };
+        let code = &results[r].code;
+        out.insert(
+            code.clone(),
+            census::Marks {
+                literature: lit.judge(&ClassClaim { members, outcome }, Some(&values)),
+                checked: checks.iter().find(|c| &c.code == code).cloned(),
+            },
+        );
+    }
+    Ok(out)
 }
 
 /// The classes of `results`, their values read from `stores` (each up to
@@ -762,8 +859,6 @@ fn collect(args: &CensusArgs, entries: &[census::Entry], to: u64, dir: &Path) ->
                 .as_ref()
                 .map_or(Vec::new(), |s| powers_of_two(s, reach)),
             seconds: row.map_or(0.0, |r| r.seconds),
-            literature: None,
-            checked: None,
         });
     }
     if !unfinished.is_empty() {
@@ -812,71 +907,22 @@ fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
         Some(_) => command += " --collect DIR",
         None => {
             command += &format!(
-                " --probe {} --member-seconds {} --member-budget {} --jobs {}",
+                " --probe {} --member-seconds {} --member-budget {} --check-minutes {} --jobs {}",
                 parse_to("probe", &args.probe)
                     .map_or(args.probe.clone(), |p| p.min(to).to_string()),
                 args.member_seconds,
                 args.member_budget,
+                args.check_minutes,
                 threads(args.jobs).unwrap_or(1)
             )
         }
     }
     census::Provenance {
-        octal: env!("CARGO_PKG_VERSION").into(),
-        commit: source_commit(),
-        date: today_utc(),
+        octal: octal::about::VERSION.into(),
+        commit: octal::about::COMMIT.into(),
+        date: octal::about::utc_today(),
         command,
     }
-}
-
-/// The commit this binary was built from: `OCTAL_COMMIT` at build time,
-/// else what git says of the source tree it was built in (`+dirty` with
-/// uncommitted changes), else `unknown`.
-fn source_commit() -> String {
-    if let Some(c) = option_env!("OCTAL_COMMIT") {
-        return c.into();
-    }
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(env!("CARGO_MANIFEST_DIR"))
-            .args(args)
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(c) if !c.is_empty() => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                c + "+dirty"
-            } else {
-                c
-            }
-        }
-        _ => "unknown".into(),
-    }
-}
-
-/// Today's date in UTC, `YYYY-MM-DD` (the civil calendar from days since
-/// 1970, as in H. Hinnant's `civil_from_days`).
-fn today_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// G(2^j) for every 2^j below `reach` (at most what `store` holds).

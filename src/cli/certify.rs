@@ -2,7 +2,7 @@
 //! without the engines, or certify every periodic class of a census (see
 //! the library's `certificate` module and docs/certificates.md).
 
-use octal::certificate::{self, Certificate, Plan, Wrong};
+use octal::certificate::{self, Certificate, CheckRow, Plan, Wrong};
 use octal::period::Bound;
 
 use super::prelude::*;
@@ -220,17 +220,6 @@ fn check_file(file: &Path, budget: f64, quiet: bool) -> Result<ExitCode> {
     }
 }
 
-/// One row of `checks.jsonl`.
-#[derive(serde::Serialize)]
-struct CheckRow {
-    code: String,
-    n: Option<u64>,
-    method: &'static str,
-    seconds: f64,
-    ok: bool,
-    reason: Option<String>,
-}
-
 /// The census' periodic classes: (code, period, preperiod) from the rows
 /// of `DIR/census.jsonl`.
 fn periodic_classes(dir: &Path) -> Result<Vec<(String, u64, u64)>> {
@@ -263,40 +252,14 @@ fn periodic_classes(dir: &Path) -> Result<Vec<(String, u64, u64)>> {
 }
 
 fn census(args: &CertifyArgs, dir: &Path, budget: f64) -> Result<ExitCode> {
-    let classes = periodic_classes(dir)?;
-    let out = dir.join("certificates");
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot write {}", out.display()))?;
-    let show = !args.quiet && std::io::stderr().is_terminal();
-    let bar = show.then(|| {
-        let bar = ProgressBar::new(classes.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "certify [{elapsed_precise}] {bar:30} {pos}/{len} classes {msg}",
-            )
-            .expect("valid template"),
-        );
-        bar
-    });
-    let mut rows: Vec<CheckRow> = Vec::new();
-    let checks = out.join("checks.jsonl");
-    for (code, p, s) in &classes {
-        if let Some(bar) = &bar {
-            bar.set_message(code.clone());
-        }
-        rows.push(certify_class(args, &out, code, *p, *s, budget));
-        let body: String = rows
-            .iter()
-            .map(|r| serde_json::to_string(r).expect("a row serialises") + "\n")
-            .collect();
-        octal::store::output::write_file(&checks, body.as_bytes(), &[])
-            .with_context(|| format!("writing {}", checks.display()))?;
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-    }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let rows = certify_census(
+        dir,
+        &periodic_classes(dir)?,
+        budget,
+        &args.engine,
+        args.quiet,
+        false,
+    )?;
     let count = |m: &str| rows.iter().filter(|r| r.ok && r.method == m).count();
     let failed: Vec<&str> = rows
         .iter()
@@ -314,7 +277,7 @@ fn census(args: &CertifyArgs, dir: &Path, budget: f64) -> Result<ExitCode> {
         } else {
             format!(" ({})", failed.join(" "))
         },
-        out.display()
+        dir.join(certificate::CENSUS_DIR).display()
     );
     Ok(if failed.is_empty() {
         ExitCode::SUCCESS
@@ -323,9 +286,77 @@ fn census(args: &CertifyArgs, dir: &Path, budget: f64) -> Result<ExitCode> {
     })
 }
 
+/// Certifies the periodic `classes` (code, period, preperiod) of the
+/// census in `dir` into `dir/certificates/` and records how each was checked in its
+/// `checks.jsonl` (see [`certify_class`]). A class whose certificate and
+/// independent check are already there (for the same period, preperiod
+/// and N) is kept when `reuse` is set, so a census made again does not
+/// check again.
+pub fn certify_census(
+    dir: &Path,
+    classes: &[(String, u64, u64)],
+    budget: f64,
+    engine: &EngineOpts,
+    quiet: bool,
+    reuse: bool,
+) -> Result<Vec<CheckRow>> {
+    let out = dir.join(certificate::CENSUS_DIR);
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot write {}", out.display()))?;
+    let show = !quiet && std::io::stderr().is_terminal();
+    let bar = show.then(|| {
+        let bar = ProgressBar::new(classes.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "certify [{elapsed_precise}] {bar:30} {pos}/{len} classes {msg}",
+            )
+            .expect("valid template"),
+        );
+        bar
+    });
+    let mut rows: Vec<CheckRow> = Vec::new();
+    let checks = out.join(certificate::CHECKS);
+    let done = match reuse {
+        true => certificate::read_checks(dir).unwrap_or_default(),
+        false => Vec::new(),
+    };
+    for (code, p, s) in classes {
+        if let Some(bar) = &bar {
+            bar.set_message(code.clone());
+        }
+        let kept = done
+            .iter()
+            .find(|r| &r.code == code && r.ok && r.method == "independent")
+            .filter(|r| {
+                let Ok(bytes) = std::fs::read(out.join(format!("{code}.cert.json"))) else {
+                    return false;
+                };
+                Certificate::read(&bytes).is_ok_and(|c| {
+                    (c.claim.period, c.claim.preperiod, Some(c.claim.n)) == (*p, *s, r.n)
+                })
+            });
+        rows.push(match kept {
+            Some(r) => r.clone(),
+            None => certify_class(engine, &out, code, *p, *s, budget),
+        });
+        let body: String = rows
+            .iter()
+            .map(|r| serde_json::to_string(r).expect("a row serialises") + "\n")
+            .collect();
+        octal::store::output::write_file(&checks, body.as_bytes(), &[])
+            .with_context(|| format!("writing {}", checks.display()))?;
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(rows)
+}
+
 /// Makes and (within the budget) checks the certificate of one class.
 fn certify_class(
-    args: &CertifyArgs,
+    engine: &EngineOpts,
     out: &Path,
     code: &str,
     p: u64,
@@ -336,7 +367,7 @@ fn certify_class(
     let mut row = CheckRow {
         code: code.to_string(),
         n: None,
-        method: "engine-only",
+        method: "engine-only".into(),
         seconds: 0.0,
         ok: false,
         reason: None,
@@ -346,7 +377,7 @@ fn certify_class(
         // The engine stops at the proof; the margin lets its detector see
         // the period (it proves none from a single value).
         let need = Bound::of(&parsed).map_or(0, |b| b.needed(p, s));
-        let cert = compute(code, &parsed, need + need / 8 + 1024, &args.engine, true)?;
+        let cert = compute(code, &parsed, need + need / 8 + 1024, engine, true)?;
         let c = &cert.claim;
         if (c.period, c.preperiod) != (p, s) {
             anyhow::bail!(
@@ -370,7 +401,7 @@ fn certify_class(
     let plan = match cert.plan() {
         Ok(plan) => plan,
         Err(wrong) => {
-            row.method = "independent";
+            row.method = "independent".into();
             row.reason = Some(wrong.to_string());
             return row;
         }
@@ -381,7 +412,7 @@ fn certify_class(
         row.seconds = start.elapsed().as_secs_f64();
         return row;
     }
-    row.method = "independent";
+    row.method = "independent".into();
     let check = Instant::now();
     match plan.check(&cert, &mut |_| {}) {
         Ok(_) => row.ok = true,
