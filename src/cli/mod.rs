@@ -3,6 +3,7 @@
 //! [`exit`]. The work is the library's.
 
 mod args;
+mod atlas;
 mod census;
 mod compare;
 mod docs;
@@ -91,6 +92,9 @@ enum Command {
     /// Every octal code of up to D digits, classified (periodic with its
     /// proof, open, or stopped by a cap) and grouped by equal sequences.
     Census(census::CensusArgs),
+    /// Make a census directory into a static web site: an index of its
+    /// classes and a page per class, browsable from file://.
+    Atlas(atlas::AtlasArgs),
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games::CookieCutterArgs),
     /// Print a completion script for a shell, e.g.
@@ -161,6 +165,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Import(a) => export::import(a),
         Command::Compare(a) => compare::compare(a),
         Command::Census(a) => census::census(a),
+        Command::Atlas(a) => atlas::atlas(a),
         Command::Plot(a) => plot::plot(a),
         Command::CookieCutter(a) => games::cookie_cutter(a),
         Command::VertexDeletion(a) => games::vertex_deletion(a),
