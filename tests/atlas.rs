@@ -377,6 +377,104 @@ fn rare_positions_are_those_of_the_census_mask() {
     assert!(checked >= 3, "only {checked} classes with a mask");
 }
 
+/// The census with the fields later tools add to a row, on 0.16's:
+/// every rare position (by the reference engine), the literature's word
+/// and how the claim was checked.
+fn census_with_later_fields(dir: &Path, rare: &[(usize, u32)]) {
+    let text = fs::read_to_string(census().join("census.jsonl")).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut row: serde_json::Value = serde_json::from_str(line).unwrap();
+        if row["code"] == "0.16" {
+            row["rare_list"] = serde_json::json!(rare);
+            row["literature"] = serde_json::json!({"label": "new", "text": "unsolved in <a list>"});
+            row["checked"] = serde_json::json!({"method": "engine-only", "n": 4096});
+            row["last_exception"] = serde_json::json!(4000);
+        }
+        out += &format!("{row}\n");
+    }
+    fs::write(dir.join("census.jsonl"), out).unwrap();
+}
+
+#[test]
+fn a_rare_list_is_plotted_over_the_whole_reach_and_the_later_fields_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let census = dir.path().join("census");
+    fs::create_dir(&census).unwrap();
+    let rows = rows(self::census());
+    let row = rows.iter().find(|r| r["code"] == "0.16").unwrap();
+    let g = reference("0.16", TO);
+    let rare: Vec<(usize, u32)> = rare_by_definition(&g, row["rare_mask"].as_u64().unwrap() as u32)
+        .into_iter()
+        .map(|n| (n, g[n]))
+        .collect();
+    census_with_later_fields(&census, &rare);
+    let site = dir.path().join("site");
+    let build = || {
+        octal(&[
+            "atlas",
+            census.to_str().unwrap(),
+            "-o",
+            site.to_str().unwrap(),
+            "--plot",
+            "1000",
+        ])
+    };
+    let out = build();
+    assert!(out.status.success(), "{}", text(&out));
+    let page = fs::read_to_string(site.join("class/0.16.html")).unwrap();
+    parse(&page, "0.16");
+    // The whole-reach plot marks every listed one; the first plot those
+    // below its 1000 heaps; the table lists them all.
+    let marks = |id: &str| {
+        let fig = page.split(&format!("<figure id=\"{id}\">")).nth(1).unwrap();
+        let fig = &fig[..fig.find("</figure>").unwrap()];
+        let p = fig.split("class=\"rare\" d=\"").nth(1).unwrap();
+        p[..p.find('"').unwrap()].matches("h0").count()
+    };
+    assert_eq!(marks("rare-plot"), rare.len());
+    assert_eq!(marks("plot"), rare.iter().filter(|r| r.0 < 1000).count());
+    assert!(
+        rare.iter().any(|r| r.0 >= 1000),
+        "a rare position beyond the first plot"
+    );
+    for (n, v) in &rare {
+        assert!(page.contains(&format!("<tr><td>{n}</td><td>{v}</td></tr>")));
+    }
+    assert!(
+        page.contains("unsolved in &lt;a list&gt;"),
+        "the literature's text, escaped"
+    );
+    assert!(page.contains("engine-only to 4\u{202f}096"));
+    let index = fs::read_to_string(site.join("index.html")).unwrap();
+    let tr = index.split("<tr id=\"c-0.16\"").nth(1).unwrap();
+    let tr = &tr[..tr.find("</tr>").unwrap()];
+    assert!(tr.contains("data-lit=\"new\""));
+    assert!(tr.contains(&format!("data-v=\"{}\"", rare.len())));
+    assert!(tr.contains("data-v=\"4000\""), "the last exception");
+    // A rare list the values contradict is refused.
+    let mut wrong = rare.clone();
+    wrong[0].1 ^= 1;
+    census_with_later_fields(&census, &wrong);
+    let out = build();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rare list"));
+    if let Some(browser) = chromium() {
+        census_with_later_fields(&census, &rare);
+        assert!(build().status.success());
+        let dom = dump(
+            browser,
+            &format!("{}?lit=new", file_url(&site.join("index.html"))),
+        );
+        let shown: Vec<String> = index_rows(&dom)
+            .into_iter()
+            .filter(|r| !r.hidden)
+            .map(|r| r.codes[0].clone())
+            .collect();
+        assert_eq!(shown, ["0.16"]);
+    }
+}
+
 #[test]
 fn a_previous_atlas_is_replaced_and_nothing_else_is_touched() {
     let dir = tempfile::tempdir().unwrap();
@@ -719,7 +817,7 @@ fn screenshots() {
     fs::create_dir_all(&docs).unwrap();
     for (name, page, size) in [
         ("index.png", "index.html?q=", "1280,900"),
-        ("class.png", "class/4.344.html", "1000,2200"),
+        ("class.png", "class/4.406.html", "1000,1900"),
     ] {
         let profile = tempfile::tempdir().unwrap();
         let shot = docs.join(name);
