@@ -19,23 +19,34 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use octal::engine::Reference;
 use octal::Code;
 
-const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
 const TO: usize = 1 << 12;
 
-fn octal(args: &[&str]) -> Output {
-    Command::new(OCTAL).args(args).output().expect("octal runs")
-}
+#[path = "common/faults.rs"]
+mod kit;
+use kit::{one_line_error, reference, run};
 
-fn text(out: &Output) -> String {
+/// What a run printed and how it ended, for a failed assertion.
+fn said(out: &Output) -> String {
     format!(
         "status {:?}\nstdout: {}\nstderr: {}",
         out.status.code(),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// `octal atlas CENSUS -o SITE EXTRA…`.
+fn atlas(census: &Path, site: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "atlas",
+        census.to_str().unwrap(),
+        "-o",
+        site.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    run(&args)
 }
 
 /// A census of every code of up to two digits to 2^12, with a
@@ -45,7 +56,7 @@ fn census() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let out = octal(&[
+        let out = run(&[
             "census",
             "--digits",
             "2",
@@ -57,7 +68,7 @@ fn census() -> &'static Path {
             "--out",
             dir.path().to_str().unwrap(),
         ]);
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(out.status.success(), "{}", said(&out));
         // lead: replace with octal certify --census after merge
         let certs = dir.path().join("certificates");
         fs::create_dir_all(&certs).unwrap();
@@ -82,13 +93,8 @@ fn site() -> &'static Path {
     &DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let site = dir.path().join("site");
-        let out = octal(&[
-            "atlas",
-            census().to_str().unwrap(),
-            "-o",
-            site.to_str().unwrap(),
-        ]);
-        assert!(out.status.success(), "{}", text(&out));
+        let out = atlas(census(), &site, &[]);
+        assert!(out.status.success(), "{}", said(&out));
         (dir, site)
     })
     .1
@@ -101,10 +107,6 @@ fn rows(dir: &Path) -> Vec<serde_json::Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
 }
 
 /// Whether G_a(n) = G_b(n + k) for some shift |k| ≤ 3 wherever both are
@@ -410,18 +412,9 @@ fn a_rare_list_is_plotted_over_the_whole_reach_and_the_later_fields_shown() {
         .collect();
     census_with_later_fields(&census, &rare);
     let site = dir.path().join("site");
-    let build = || {
-        octal(&[
-            "atlas",
-            census.to_str().unwrap(),
-            "-o",
-            site.to_str().unwrap(),
-            "--plot",
-            "1000",
-        ])
-    };
+    let build = || atlas(&census, &site, &["--plot", "1000"]);
     let out = build();
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", said(&out));
     let page = fs::read_to_string(site.join("class/0.16.html")).unwrap();
     parse(&page, "0.16");
     // The whole-reach plot marks every listed one; the first plot those
@@ -457,7 +450,7 @@ fn a_rare_list_is_plotted_over_the_whole_reach_and_the_later_fields_shown() {
     wrong[0].1 ^= 1;
     census_with_later_fields(&census, &wrong);
     let out = build();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("rare list"));
     if let Some(browser) = chromium() {
         census_with_later_fields(&census, &rare);
@@ -479,18 +472,9 @@ fn a_rare_list_is_plotted_over_the_whole_reach_and_the_later_fields_shown() {
 fn a_previous_atlas_is_replaced_and_nothing_else_is_touched() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
-    let atlas = |extra: &[&str]| {
-        let mut args = vec![
-            "atlas",
-            census().to_str().unwrap(),
-            "-o",
-            site.to_str().unwrap(),
-        ];
-        args.extend(extra);
-        octal(&args)
-    };
+    let atlas = |extra: &[&str]| atlas(census(), &site, extra);
     let out = atlas(&["--plot", "300"]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", said(&out));
     // A reader's note, and a stale page of an earlier census.
     fs::write(site.join("notes.txt"), "mine").unwrap();
     let manifest = site.join("atlas-manifest.json");
@@ -506,7 +490,7 @@ fn a_previous_atlas_is_replaced_and_nothing_else_is_touched() {
     )
     .unwrap();
     let out = atlas(&["--plot", "300"]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", said(&out));
     assert_eq!(fs::read_to_string(site.join("notes.txt")).unwrap(), "mine");
     assert!(
         !site.join("class/0.777.html").exists(),
@@ -518,7 +502,7 @@ fn a_previous_atlas_is_replaced_and_nothing_else_is_touched() {
     let m = fs::read_to_string(&manifest).unwrap();
     fs::write(&manifest, m.replace("\"class/0.4.html\",", "")).unwrap();
     let out = atlas(&[]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
     assert_eq!(
         fs::read_to_string(site.join("class/0.4.html")).unwrap(),
         "yours"
@@ -530,10 +514,9 @@ fn bad_input_is_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
     let refused = |args: &[&str], says: &str| {
-        let out = octal(args);
+        let out = run(args);
         let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(one_line_error(&out, 2), Ok(()), "{args:?}");
         assert!(err.contains(says), "{args:?}: {err}");
     };
     // No census; a directory that is none.
@@ -569,15 +552,8 @@ fn the_three_digit_census_index_stays_small() {
     let census = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/census/digits-3-2^25");
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
-    let out = octal(&[
-        "atlas",
-        census.to_str().unwrap(),
-        "-o",
-        site.to_str().unwrap(),
-        "--plot",
-        "128",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    let out = atlas(&census, &site, &["--plot", "128"]);
+    assert!(out.status.success(), "{}", said(&out));
     let index = fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.len() < 2 << 20, "index.html is {} bytes", index.len());
     let rows = index_rows(&index);
@@ -642,7 +618,7 @@ fn dump(browser: &str, url: &str) -> String {
     assert!(
         out.status.success() && dom.contains("</html>"),
         "{url}: {}",
-        text(&out)
+        said(&out)
     );
     dom
 }
@@ -806,13 +782,13 @@ fn screenshots() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
-    let out = octal(&[
+    let out = run(&[
         "atlas",
         root.join("data/census/digits-3-2^25").to_str().unwrap(),
         "-o",
         site.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", said(&out));
     let docs = root.join("docs/atlas");
     fs::create_dir_all(&docs).unwrap();
     for (name, page, size) in [
@@ -832,7 +808,7 @@ fn screenshots() {
             .arg(url)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(out.status.success(), "{}", said(&out));
         let png = fs::read(&shot).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}");
     }
