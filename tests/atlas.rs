@@ -332,6 +332,9 @@ fn a_class_page_shows_the_values_the_reference_engine_computes() {
     assert!(page.contains("octal run 0.4 --to 192"));
     assert!(page.contains("G_0.07(n) = G_0.4(n+1)"), "relation of 0.07");
     assert!(page.contains("Checked by <strong>independent</strong> up to n = 192"));
+    let index = fs::read_to_string(site.join("index.html")).unwrap();
+    let tr = index.split("<tr id=\"c-0.4\"").nth(1).unwrap();
+    assert!(tr[..tr.find("</tr>").unwrap()].contains("<td>independent to 192</td>"));
     // No mask at 2^12: no rare positions, and it says so.
     assert!(!page.contains("class=\"rare\""));
     assert!(page.contains("no sparse-space mask"));
@@ -669,6 +672,29 @@ fn the_browser_finds_a_class_by_any_spelling_and_follows_its_link() {
         index_rows(&dom).iter().filter(|r| !r.hidden).count(),
         periodic
     );
+    // Sorted from the address: by period (none last), then back to front.
+    for (sort, reverse) in [("period", false), ("-preperiod", true)] {
+        let key = sort.trim_start_matches('-');
+        let mut want: Vec<(Option<u64>, usize, String)> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r[key].as_u64(), i, r["code"].as_str().unwrap().to_string()))
+            .collect();
+        want.sort_by(|a, b| match (a.0, b.0) {
+            (Some(x), Some(y)) if reverse => y.cmp(&x).then(a.1.cmp(&b.1)),
+            (Some(x), Some(y)) => x.cmp(&y).then(a.1.cmp(&b.1)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.1.cmp(&b.1),
+        });
+        let dom = dump(browser, &format!("{index}?sort={sort}"));
+        let got: Vec<String> = index_rows(&dom)
+            .into_iter()
+            .map(|r| r.codes[0].clone())
+            .collect();
+        let want: Vec<String> = want.into_iter().map(|w| w.2).collect();
+        assert_eq!(got, want, "?sort={sort}");
+    }
     // The row's link, followed.
     assert_eq!(href, "class/0.4.html");
     let page = dump(browser, &file_url(&site.join(&href)));

@@ -21,14 +21,18 @@ pub fn certificate_path(code: &str) -> String {
     format!("certificates/{}.cert.json", slug(code))
 }
 
-/// How the class' claim was checked, in a few words.
-pub fn checked_word(row: &Row) -> String {
-    match &row.checked {
-        Some(c) => match c.n {
-            Some(n) => format!("{} to {}", c.method, num(n)),
-            None => c.method.clone(),
-        },
-        None => "not checked".into(),
+/// How the class' claim was checked, in a few words: the row's
+/// `checked`, else its certificate's check, else "not checked".
+pub fn checked_word(row: &Row, census: &Census) -> String {
+    let to = |method: &str, n: Option<u64>| match n {
+        Some(n) => format!("{method} to {}", num(n)),
+        None => method.to_string(),
+    };
+    match (&row.checked, census.checks.get(&row.result.code)) {
+        (Some(c), _) => to(&c.method, c.n),
+        (None, Some(c)) if c.ok == Some(false) => "check failed".into(),
+        (None, Some(c)) => to(c.method.as_deref().unwrap_or("checked"), c.n),
+        (None, None) => "not checked".into(),
     }
 }
 
@@ -167,7 +171,7 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
             .map_or_else(dash, |c| format!("<code>{}</code>", esc(c))),
     );
     fact(&mut b, "literature", &esc(row.literature_label()));
-    fact(&mut b, "checked", &esc(&checked_word(row)));
+    fact(&mut b, "checked", &esc(&checked_word(row, census)));
     b.push_str("</dl></section>\n");
 
     // Period notation.
@@ -335,7 +339,7 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
             let _ = write!(
                 b,
                 "<p class=\"check\">Check: {}.</p>",
-                esc(&checked_word(row))
+                esc(&checked_word(row, census))
             );
         }
     }

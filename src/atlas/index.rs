@@ -29,7 +29,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn of(k: &Class<'_>) -> Entry {
+    pub fn of(k: &Class<'_>, census: &Census) -> Entry {
         let row = k.row;
         let r = &row.result;
         let p = r.period();
@@ -49,7 +49,7 @@ impl Entry {
             rare: row.rare_count(),
             reach: r.reach,
             literature: row.literature_label().to_string(),
-            checked: class::checked_word(row),
+            checked: class::checked_word(row, census),
         }
     }
 }

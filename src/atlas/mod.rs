@@ -259,7 +259,7 @@ pub fn build(census: &Path, site: &Path, opts: &Options) -> Result<Built, AtlasE
             .with_max_len(1)
             .map(|row| {
                 let k = class(row, opts.plot)?;
-                Ok((class::page(&k, &c), index::Entry::of(&k)))
+                Ok((class::page(&k, &c), index::Entry::of(&k, &c)))
             })
             .collect::<Result<Vec<_>, AtlasError>>()
     };

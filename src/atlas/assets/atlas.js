@@ -1,6 +1,7 @@
 // The atlas' enhancements of its index: sorting by a column, filtering by
 // status and literature, and a search by code in any spelling, pre-filled
-// from the address (index.html?q=.137 or #q=.137). The table reads
+// from the address (index.html?q=.137 or #q=.137; also status=, lit= and
+// sort=COLUMN or sort=-COLUMN). The table reads
 // without them. Nothing is loaded from elsewhere.
 "use strict";
 
@@ -97,6 +98,19 @@ function octalCanonical(text) {
       order.forEach(function (o) { body.appendChild(o[2]); });
     });
   });
+
+  // ?sort=period sorts by that column, ?sort=-period the other way.
+  var by = params.get("sort");
+  if (by) {
+    var desc = by.charAt(0) === "-";
+    var name = desc ? by.slice(1) : by;
+    heads.forEach(function (th) {
+      if (th.textContent === name) {
+        th.firstChild.click();
+        if (desc) th.firstChild.click();
+      }
+    });
+  }
 
   q.addEventListener("input", apply);
   status.addEventListener("change", apply);
