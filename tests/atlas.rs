@@ -254,6 +254,15 @@ fn the_site_reads_as_files_with_every_link_resolved_and_nothing_from_the_network
         assert!(!r.hidden);
         assert!(site.join(&r.href).is_file(), "{}", r.href);
     }
+    // Readable on a phone: the viewport set, the table in a box that
+    // scrolls sideways; the controls, which need the script, hidden
+    // until it shows them.
+    assert!(index.contains("<meta name=\"viewport\" content=\"width=device-width"));
+    assert!(index.contains("<div class=\"scroll\"><table id=\"classes\">"));
+    assert!(index.contains("<form id=\"controls\" class=\"controls\" hidden"));
+    let css = fs::read_to_string(site.join("atlas.css")).unwrap();
+    assert!(css.contains(".controls[hidden] { display: none; }"));
+    assert!(css.contains(".scroll { overflow-x: auto;"));
     let pages: Vec<PathBuf> = files(site)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
