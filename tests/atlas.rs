@@ -550,6 +550,10 @@ fn bad_input_is_one_line_and_exit_2() {
     lines[four] = lines[four].replace("\"max_value\":9", "\"max_value\":8");
     fs::write(dir.path().join("bad/census.jsonl"), lines.join("\n")).unwrap();
     refused(&["atlas", &d("bad"), "-o", &d("s1")], "0.4");
+    assert!(
+        !dir.path().join("s1").exists(),
+        "a refused atlas left its directory"
+    );
     // A site that is not an atlas: the census directory itself.
     let c = census().to_str().unwrap();
     refused(&["atlas", c, "-o", c], "holds no atlas");

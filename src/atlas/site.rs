@@ -61,9 +61,9 @@ pub struct Site {
 }
 
 impl Site {
-    /// Opens `root` for an atlas of the census in `census`: creates it if
-    /// missing; refuses a link, a file, or a non-empty directory that is
-    /// not an atlas.
+    /// Opens `root` for an atlas of the census in `census` (made by
+    /// [`begin`](Self::begin) if missing); refuses a link, a file, or a
+    /// non-empty directory that is not an atlas.
     pub fn open(root: &Path, census: &Path, inputs: Vec<PathBuf>) -> Result<Site, AtlasError> {
         let refuse = |why: &str| AtlasError::Input {
             path: root.to_owned(),
@@ -75,9 +75,7 @@ impl Site {
         };
         let mut old = BTreeSet::new();
         match fs::symlink_metadata(root) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                fs::create_dir_all(root).map_err(io)?;
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(io(e)),
             Ok(m) if m.file_type().is_symlink() => return Err(refuse(
                 "is a symbolic link; give the directory itself (octal never writes through a link)",
@@ -118,18 +116,11 @@ impl Site {
         }
         for sub in ["class", "certificates"] {
             let dir = root.join(sub);
-            match fs::symlink_metadata(&dir) {
-                Ok(m) if m.is_dir() => {}
-                Ok(_) => {
-                    return Err(AtlasError::Input {
-                        path: dir,
-                        why: "is not a directory (an atlas keeps its pages there)".into(),
-                    })
-                }
-                Err(_) => fs::create_dir(&dir).map_err(|e| AtlasError::Io {
-                    path: dir.clone(),
-                    error: e,
-                })?,
+            if fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+                return Err(AtlasError::Input {
+                    path: dir,
+                    why: "is not a directory (an atlas keeps its pages there)".into(),
+                });
             }
         }
         Ok(Site {
@@ -148,6 +139,18 @@ impl Site {
     /// Records that the atlas is about to write `files` (and still owns
     /// what the old one did), before any of them is written.
     pub fn begin(&self, files: &[String]) -> Result<(), AtlasError> {
+        // Made only now: a census refused on the way leaves no directory
+        // behind that a second try would take for someone else's.
+        for dir in [
+            self.root.clone(),
+            self.path("class"),
+            self.path("certificates"),
+        ] {
+            fs::create_dir_all(&dir).map_err(|e| AtlasError::Io {
+                path: dir,
+                error: e,
+            })?;
+        }
         for f in files {
             debug_assert!(owned_name(f), "{f}");
             let path = self.path(f);
