@@ -113,6 +113,9 @@ pub struct CodeResult {
     /// The target it was run to.
     pub target: u64,
     pub max_value: u32,
+    /// A number in results; the tables' rows write it in hex (`0x1ee`),
+    /// and both read back.
+    #[serde(deserialize_with = "hex_or_number", default)]
     pub rare_mask: Option<u32>,
     pub rare_positions: Option<u64>,
     pub last_rare_at: Option<u64>,
@@ -139,6 +142,23 @@ pub struct CodeResult {
     /// G(2^j) for every 2^j below the reach.
     pub at_powers_of_two: Vec<u32>,
     pub seconds: f64,
+}
+
+/// A mask as a number (`494`) or in hex (`"0x1ee"`), or null.
+fn hex_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Mask {
+        Number(u32),
+        Text(String),
+    }
+    match Option::<Mask>::deserialize(d)? {
+        None => Ok(None),
+        Some(Mask::Number(n)) => Ok(Some(n)),
+        Some(Mask::Text(t)) => u32::from_str_radix(t.trim_start_matches("0x"), 16)
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom(format!("not a mask: {t:?}"))),
+    }
 }
 
 impl CodeResult {

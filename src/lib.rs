@@ -3,9 +3,11 @@
 //! The library does the work; the `octal` binary is a thin shell over it.
 //! [`code`] parses games, [`engine`] computes their values, [`run`] drives
 //! an engine over a long sequence, [`stats`] summarises it, [`plot`]
-//! draws it and [`formats`] writes it as OEIS b-files or CSV.
+//! draws it and [`formats`] writes it as OEIS b-files or CSV; [`atlas`]
+//! makes a census into a static web site.
 
 pub mod about;
+pub mod atlas;
 pub mod census;
 pub mod certificate;
 pub mod code;

@@ -3,6 +3,7 @@
 //! 128 + the signal for a run stopped by Ctrl-C, SIGTERM or SIGHUP, and
 //! 4 for a windowed run stopped at a heap it cannot decide.
 
+use octal::atlas::AtlasError;
 use octal::code::CodeError;
 use octal::count::CountError;
 use octal::games::GameError;
@@ -61,7 +62,9 @@ pub fn code(e: &anyhow::Error) -> u8 {
         || e.downcast_ref::<JobError>().is_some()
         || e.downcast_ref::<PlotError>()
             .is_some_and(PlotError::is_input)
-        || e.downcast_ref::<GameError>().is_some();
+        || e.downcast_ref::<GameError>().is_some()
+        || e.downcast_ref::<AtlasError>()
+            .is_some_and(AtlasError::is_input);
     if bad_input {
         BAD_INPUT
     } else {

@@ -3,6 +3,7 @@
 //! [`exit`]. The work is the library's.
 
 mod args;
+mod atlas;
 mod census;
 mod certify;
 mod compare;
@@ -99,6 +100,9 @@ enum Command {
     /// Write a certificate of a proven period (CODE.cert.json), check one
     /// without the engines (--check), or certify a census (--census).
     Certify(certify::CertifyArgs),
+    /// Make a census directory into a static web site: an index of its
+    /// classes and a page per class, browsable from file://.
+    Atlas(atlas::AtlasArgs),
     /// Cookie Cutter: a strip through the octal engine, a board by exact search.
     CookieCutter(games::CookieCutterArgs),
     /// Print a completion script for a shell, e.g.
@@ -171,6 +175,7 @@ fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
         Command::Equiv(a) => equiv::equiv(a),
         Command::Census(a) => census::census(a),
         Command::Certify(a) => certify::certify(a),
+        Command::Atlas(a) => atlas::atlas(a),
         Command::Plot(a) => plot::plot(a),
         Command::CookieCutter(a) => games::cookie_cutter(a),
         Command::VertexDeletion(a) => games::vertex_deletion(a),

@@ -88,6 +88,14 @@ impl RareClass {
     }
 }
 
+/// The split distance `i0` that [`Mask::q`] takes and whether position
+/// parity may be used: only when every split distance of `take_split`
+/// (the game's two-heap splits) has the parity of the first.
+pub fn split_parity(take_split: &[usize]) -> (usize, bool) {
+    let i0 = take_split.first().copied().unwrap_or(0);
+    (i0, take_split.iter().all(|&i| (i ^ i0) & 1 == 0))
+}
+
 /// What `--mask` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MaskSpec {

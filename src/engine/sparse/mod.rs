@@ -191,8 +191,7 @@ impl Sparse {
             take_split3: _,
             unequal_splits,
         } = rules;
-        let i0 = take_split.first().copied().unwrap_or(0);
-        let allow_pp = take_split.iter().all(|&i| (i ^ i0) & 1 == 0);
+        let (i0, allow_pp) = crate::engine::mask::split_parity(&take_split);
         if let MaskSpec::Fixed(m) = spec {
             if m.pp && !allow_pp {
                 return Err(SparseError::PositionParity {
