@@ -273,6 +273,14 @@ impl InMemory {
     }
 }
 
+/// G(0), …, G(to − 1) of `code` as a run computes them (every value, no
+/// stop at a proof), for checking values given from outside; None when
+/// stopped.
+pub fn game_values(code: &Code, to: u64, stop: &AtomicUsize, meter: &Meter) -> Result<Option<Seq>> {
+    let mut m = InMemory::new(job(code.clone(), to, "sparse", None)?, false)?;
+    Ok(m.compute(stop, meter)?.then(|| m.finish().0))
+}
+
 /// The values that answer heaps `start..job.to`, as `octal values` finds
 /// them: computed to a proven period, or to what memory holds when the
 /// heaps past it can be read off one ([`run::reach_for_answers`]); None

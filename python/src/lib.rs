@@ -571,14 +571,47 @@ type FoundTuple = (
     Option<String>,
 );
 
+/// Where given values are not the game's: (n, the value given, G(n)).
+type Mismatch = (u64, u32, u32);
+
+/// The period of `values` as G(0), G(1), … of `code`, whether the game's
+/// periods can be proven at all, and, when the period found would be
+/// proven, the first value the proof rests on that is not the game's:
+/// the game's values are computed up to the proof's bound and compared,
+/// and a mismatch makes the period apparent, not proven.
 #[pyfunction]
-fn period(
-    py: Python<'_>,
-    values: Values<'_>,
-    code: &Bound<'_, PyAny>,
-) -> PyResult<(bool, Option<FoundTuple>)> {
+#[pyo3(signature = (values, code, progress=None))]
+fn period<'py>(
+    py: Python<'py>,
+    values: Values<'py>,
+    code: &Bound<'py, PyAny>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(bool, Option<FoundTuple>, Option<Mismatch>)> {
     let code = code_of(code)?;
-    with_slice!(values, |v| find_period(py, &code, v))
+    let (provable, mut found) = with_slice!(values, |v| find_period(py, &code, v))?;
+    let mut mismatch = None;
+    if let Some(f) = found.as_mut().filter(|f| f.4) {
+        // Every value the detector saw before it declared the proof.
+        let to = f.2;
+        let c = code.clone();
+        let outcome = supervise(py, progress, true, move |stop, meter| {
+            bridge::game_values(&c, to, stop, meter)
+        })?;
+        let game = match outcome {
+            Outcome::Done(r) => r.or_raise(py)?.expect("not stopped"),
+            Outcome::Interrupted { err, .. } => return Err(err),
+        };
+        let game = game.view(0, game.len());
+        mismatch = with_slice!(values, |v| Ok::<_, PyErr>(
+            (0..to as usize)
+                .find(|&n| v[n].get() != game.get(n))
+                .map(|n| (n as u64, v[n].get(), game.get(n)))
+        ))?;
+        if mismatch.is_some() {
+            f.4 = false;
+        }
+    }
+    Ok((provable, found, mismatch))
 }
 
 fn find_period<V: Value>(

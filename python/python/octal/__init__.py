@@ -319,15 +319,26 @@ def _as_values(values: Any) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.uint16 if hi <= 0xFFFF else np.uint32)
 
 
-def period(values: Any, code: CodeLike) -> Optional[Period]:
+def period(values: Any, code: CodeLike, *, progress: Progress = False) -> Optional[Period]:
     """The period of ``values``, taken as G(0), G(1), … of the game ``code``:
     proven (``Period.proven``) when the values reach the Guy–Smith bound,
     else the apparent one, or None.
 
-    The proof is the engine's: it holds if the values are the game's, which
-    is not checked here.
+    A proof holds only for the game's own values: before calling a period
+    proven, the game's values up to the proof's bound are computed and
+    compared. Values that are not the game's (a RuntimeWarning names the
+    first n where they differ) have at most an apparent period.
     """
-    _, found = _octal.period(_as_values(values), code)
+    with _progress(progress, f"checking {code}") as cb:
+        _, found, mismatch = _octal.period(_as_values(values), code, cb)
+    if mismatch is not None:
+        n, given, game = mismatch
+        warnings.warn(
+            f"these values are not those of {code}: G({n}) = {game}, not {given}; "
+            "their period is apparent, not proven",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     if found is None:
         return None
     return Period(*found)
