@@ -447,9 +447,9 @@ pub fn summary(o: &Opened) -> Result<String> {
     Ok(summary.to_string())
 }
 
-/// Writes G(from..to) of `o` to `out` in `format` (b-files from
-/// `offset`), until `stop` becomes non-zero: false then, and `out` is
-/// removed.
+/// Writes G(from..to) of `o` to `out` in `format` (b-files: see
+/// [`FileWriter::create`]), until `stop` becomes non-zero: false then,
+/// and `out` is removed.
 #[allow(clippy::too_many_arguments)]
 pub fn write(
     o: &Opened,
@@ -457,11 +457,11 @@ pub fn write(
     format: &str,
     from: u64,
     to: u64,
-    offset: u64,
+    bfile: &BFileLayout,
     stop: &AtomicUsize,
     meter: &Meter,
 ) -> Result<bool> {
-    let mut w = FileWriter::create(out, &[o.path()], format, from, offset)?;
+    let mut w = FileWriter::create(out, &[o.path()], format, from, bfile)?;
     let (mut stopped, mut done) = (false, 0);
     let written = o.for_range(from, to, |piece| {
         if stop.load(Ordering::SeqCst) != 0 {
@@ -495,6 +495,15 @@ pub struct FileWriter {
     path: PathBuf,
 }
 
+/// How a b-file is laid out: its first term, its index shift and its
+/// `#` header ([`octal::formats::bfile_header`]); other formats ignore it.
+#[derive(Clone, Default)]
+pub struct BFileLayout {
+    pub first: u64,
+    pub shift: i64,
+    pub header: String,
+}
+
 impl FileWriter {
     /// Starts `path` for G(start), … in `format`; `inputs` are the files
     /// the values come from.
@@ -503,7 +512,7 @@ impl FileWriter {
         inputs: &[&Path],
         format: &str,
         start: u64,
-        offset: u64,
+        bfile: &BFileLayout,
     ) -> Result<FileWriter> {
         let format: Format = format.parse()?;
         let mut out = store::output::Output::create(path, true, inputs).map_err(Error::from)?;
@@ -512,7 +521,8 @@ impl FileWriter {
             .try_clone()
             .map_err(|e| io_error(path, "creating", e))?;
         Ok(FileWriter {
-            w: ValueWriter::new(BufWriter::new(file), format, start, offset),
+            w: ValueWriter::new(BufWriter::new(file), format, start, bfile.first)
+                .bfile(bfile.shift, &bfile.header),
             out,
             path: path.to_owned(),
         })
@@ -554,23 +564,25 @@ pub fn write_file(path: &Path, data: &[u8], inputs: &[&Path]) -> Result<()> {
 }
 
 /// The text of `values` (G(start), …) in `format`; `header`: with the CSV
-/// header (the first piece of a longer text).
+/// or b-file header (the first piece of a longer text).
 pub fn render<V: Value>(
     format: &str,
     values: &[V],
     start: u64,
-    offset: u64,
+    bfile: &BFileLayout,
     header: bool,
 ) -> Result<Vec<u8>> {
     let format: Format = format.parse()?;
     let mut w = if header {
-        ValueWriter::new(Vec::new(), format, start, offset)
+        ValueWriter::new(Vec::new(), format, start, bfile.first).bfile(bfile.shift, &bfile.header)
     } else {
-        ValueWriter::continuing(Vec::new(), format, start, offset)
+        ValueWriter::continuing(Vec::new(), format, start, bfile.first).bfile(bfile.shift, "")
     };
     let written = w.write(values).and_then(|()| w.finish());
     Ok(written.expect("writing to memory"))
 }
+
+pub use octal::formats::{bfile_header, first_term};
 
 /// A b-file read back: (its first n, the values).
 pub fn read_bfile(path: &Path) -> Result<(u64, Vec<u32>)> {

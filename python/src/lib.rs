@@ -508,7 +508,7 @@ impl PySequence {
 
     /// Writes G(from..to) to the file `path` in `format`; Ctrl-C stops it
     /// and removes the file.
-    #[pyo3(signature = (path, format, from, to, offset, progress))]
+    #[pyo3(signature = (path, format, from, to, bfile, progress))]
     #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
@@ -517,13 +517,14 @@ impl PySequence {
         format: &str,
         from: u64,
         to: u64,
-        offset: u64,
+        bfile: BFileArg,
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let o = self.opened.clone();
         let format = format.to_string();
+        let bfile = layout(bfile);
         let outcome = supervise(py, progress, true, move |stop, meter| {
-            bridge::write(&o, &path, &format, from, to, offset, stop, meter)
+            bridge::write(&o, &path, &format, from, to, &bfile, stop, meter)
         })?;
         match outcome {
             Outcome::Done(r) => r.or_raise(py).map(drop),
@@ -649,11 +650,39 @@ fn write_values(
     values: Values<'_>,
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: BFileArg,
 ) -> PyResult<()> {
+    let bfile = layout(bfile);
     with_slice!(values, |v| write_pieces(
-        py, &path, v, format, start, offset
+        py, &path, v, format, start, &bfile
     ))
+}
+
+/// A b-file's layout as Python gives it: (first term, index shift, header).
+type BFileArg = (u64, i64, String);
+
+fn layout((first, shift, header): BFileArg) -> bridge::BFileLayout {
+    bridge::BFileLayout {
+        first,
+        shift,
+        header,
+    }
+}
+
+/// The `#` header of a b-file and the note on where its terms start (see
+/// `octal::formats::bfile_header`), and its first term.
+#[pyfunction]
+#[pyo3(signature = (game, first, offset, shift, command))]
+fn bfile_header(
+    game: &str,
+    first: u64,
+    offset: Option<u64>,
+    shift: i64,
+    command: &str,
+) -> (String, Option<String>, u64) {
+    let (text, note) = bridge::bfile_header(game, first, offset, shift, command);
+    let at = bridge::first_term(first, offset, shift).unwrap_or(0);
+    (text, note, at)
 }
 
 fn write_pieces<V: Value>(
@@ -662,9 +691,9 @@ fn write_pieces<V: Value>(
     values: &[V],
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: &bridge::BFileLayout,
 ) -> PyResult<()> {
-    let mut w = bridge::FileWriter::create(path, &[], format, start, offset).or_raise(py)?;
+    let mut w = bridge::FileWriter::create(path, &[], format, start, bfile).or_raise(py)?;
     for piece in values.chunks(1 << 22) {
         let written = py.detach(|| w.write(piece)).or_raise(py);
         if let Err(e) = written.and_then(|()| py.check_signals()) {
@@ -692,11 +721,12 @@ fn render<'py>(
     values: Values<'py>,
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: BFileArg,
     header: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let bfile = layout(bfile);
     let text = with_slice!(values, |v| py
-        .detach(|| bridge::render(format, v, start, offset, header))
+        .detach(|| bridge::render(format, v, start, &bfile, header))
         .or_raise(py)?);
     Ok(PyBytes::new(py, &text))
 }
@@ -855,6 +885,7 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_values, m)?)?;
     m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;
+    m.add_function(wrap_pyfunction!(bfile_header, m)?)?;
     m.add_function(wrap_pyfunction!(read_bfile, m)?)?;
     m.add_function(wrap_pyfunction!(cookie_cutter, m)?)?;
     m.add_function(wrap_pyfunction!(directed_paths, m)?)?;

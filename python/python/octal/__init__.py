@@ -344,29 +344,67 @@ def period(values: Any, code: CodeLike, *, progress: Progress = False) -> Option
     return Period(*found)
 
 
-def _write(path: PathLike, values: np.ndarray, fmt: str, start: int, offset: int) -> None:
+_NO_BFILE = (0, 0, "")
+
+
+def _bfile(
+    game: str, first: int, offset: Optional[Count], index_shift: int, command: str
+) -> "tuple[int, int, str]":
+    """A b-file's layout: (first term, index shift, ``#`` header), with a
+    UserWarning when the values start past the offset asked for."""
+    off = None if offset is None else _count(offset, "offset")
+    shift = operator.index(index_shift)
+    header, note, at = _octal.bfile_header(game, first, off, shift, command)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=3)
+    return at, shift, header
+
+
+def _write(
+    path: PathLike, values: np.ndarray, fmt: str, start: int,
+    bfile: "tuple[int, int, str]" = _NO_BFILE,
+) -> None:
     if isinstance(path, str) and path == "-":
         step = 1 << 20
         for at in range(0, max(len(values), 1), step):
-            text = _octal.render(values[at:at + step], fmt, start + at, offset, at == 0)
+            text = _octal.render(values[at:at + step], fmt, start + at, bfile, at == 0)
             sys.stdout.write(text.decode("ascii"))
         sys.stdout.flush()
         return
-    _octal.write_values(os.fspath(path), values, fmt, start, offset)
+    _octal.write_values(os.fspath(path), values, fmt, start, bfile)
 
 
-def to_bfile(path: PathLike, values: Any, offset: int = 1, *, start: int = 0) -> None:
-    """Writes an OEIS b-file: lines ``n a(n)`` with a(n) = G(n), from n =
-    ``offset`` on (most octal-game entries use 1; Grundy's game, A002188,
-    uses 0). ``values`` are G(start), G(start+1), …; ``path`` "-" is standard
-    output."""
-    _write(path, _as_values(values), "bfile", _count(start, "start"), _count(offset, "offset"))
+def to_bfile(
+    path: PathLike,
+    values: Any,
+    offset: Optional[Count] = None,
+    *,
+    start: Count = 0,
+    index_shift: int = 0,
+    code: Optional[CodeLike] = None,
+) -> None:
+    """Writes an OEIS b-file: ``#`` lines naming the game (``code``, if
+    given) and the call, then lines ``n a(n)`` with a(n) = G(n −
+    index_shift), as ``octal values … --format bfile --offset OFFSET
+    --index-shift SHIFT``. ``values`` are G(start), G(start+1), …;
+    ``offset`` is the first n written (OEIS entries use 0, as Kayles
+    A002186 and Grundy's game A002188, or 1, as most A0714xx entries);
+    by default the first value given, so nothing is dropped. An offset
+    below the first value given cannot be met: the terms start later and
+    a UserWarning says so. ``path`` "-" is standard output."""
+    start = _count(start, "start")
+    game = "the values given" if code is None else f"the game {code}"
+    args = "" if offset is None else f", offset={offset!r}"
+    if index_shift:
+        args += f", index_shift={index_shift!r}"
+    layout = _bfile(game, start, offset, index_shift, f"octal.to_bfile(...{args})")
+    _write(path, _as_values(values), "bfile", start, layout)
 
 
 def to_csv(path: PathLike, values: Any, *, start: int = 0) -> None:
     """Writes CSV: a header ``n,value`` and a row ``n,G(n)`` per value;
     ``values`` are G(start), …; ``path`` "-" is standard output."""
-    _write(path, _as_values(values), "csv", _count(start, "start"), 0)
+    _write(path, _as_values(values), "csv", _count(start, "start"))
 
 
 def read_bfile(path: PathLike) -> "tuple[int, np.ndarray]":
@@ -499,30 +537,41 @@ class Sequence:
         r = range(*slice(start, stop).indices(len(self)))
         return r.start, max(r.start, r.stop)
 
-    def _write(self, path: PathLike, fmt: str, start: Any, stop: Any, offset: int) -> None:
+    def _write(
+        self, path: PathLike, fmt: str, start: Any, stop: Any,
+        offset: Optional[Count] = None, index_shift: int = 0,
+    ) -> None:
         a, b = self._range(start, stop)
+        bfile = _NO_BFILE
+        if fmt == "bfile":
+            args = "" if offset is None else f", offset={offset!r}"
+            if index_shift:
+                args += f", index_shift={index_shift!r}"
+            command = f"octal.open({self.path!r}).to_bfile(..., start={a}, stop={b}{args})"
+            bfile = _bfile(f"the game {self.code}", a, offset, index_shift, command)
         if isinstance(path, str) and path == "-":
             step = 1 << 20
             for at in range(a, max(b, a + 1), step):
                 piece = self[at:min(at + step, b)]
-                sys.stdout.write(_octal.render(piece, fmt, at, offset, at == a).decode("ascii"))
+                sys.stdout.write(_octal.render(piece, fmt, at, bfile, at == a).decode("ascii"))
             sys.stdout.flush()
             return
-        self._raw.write(os.fspath(path), fmt, a, b, offset, None)
+        self._raw.write(os.fspath(path), fmt, a, b, bfile, None)
 
     def to_bfile(
-        self, path: PathLike, offset: int = 1, *, start: Optional[int] = None,
-        stop: Optional[int] = None,
+        self, path: PathLike, offset: Optional[Count] = None, *, start: Optional[int] = None,
+        stop: Optional[int] = None, index_shift: int = 0,
     ) -> None:
-        """Writes the values (or G(start..stop)) as an OEIS b-file, lines
-        ``n G(n)`` from n = ``offset`` on; "-" is standard output."""
-        self._write(path, "bfile", start, stop, _count(offset, "offset"))
+        """Writes the values (or G(start..stop)) as an OEIS b-file, as the
+        module's ``to_bfile`` does (``#`` header, ``offset`` defaulting to
+        the first value written, ``index_shift``); "-" is standard output."""
+        self._write(path, "bfile", start, stop, offset, index_shift)
 
     def to_csv(
         self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
     ) -> None:
         """Writes the values (or G(start..stop)) as CSV, ``n,value``."""
-        self._write(path, "csv", start, stop, 0)
+        self._write(path, "csv", start, stop)
 
     def to_npy(
         self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
