@@ -16,6 +16,7 @@ pub mod games;
 pub mod pdf;
 pub mod period;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod seq;

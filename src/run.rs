@@ -150,6 +150,8 @@ pub fn drive<B: Backing>(
             to: to as u64,
             max_value: stats.max_value,
             rare_positions: engine.info().rare_positions,
+            last_rare_at: engine.info().last_rare_at,
+            period: detector.shown(),
         });
         if ctl
             .checkpoint_every
@@ -290,6 +292,9 @@ pub struct Progress {
     pub to: u64,
     pub max_value: u32,
     pub rare_positions: Option<u64>,
+    pub last_rare_at: Option<u64>,
+    /// The period the values show so far, and whether it is proven.
+    pub period: Option<(u64, bool)>,
 }
 
 /// The summary a run ends with; `--json` prints it.

@@ -108,3 +108,168 @@ fn bfiles_state_their_offset_shift_game_and_command() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn a_resumed_run_counts_its_rate_from_where_it_resumed() {
+    use octal::progress::Rate;
+    // A store of .161 resumed half-done at 2^26 of 2^27 values, computing
+    // 1.2 M values/s, observed every 0.25 s on a fake clock. The bar once
+    // showed 2·10^12/s here, counting the held values as done at once.
+    let (half, to, true_rate) = (1u64 << 26, 1u64 << 27, 1.2e6);
+    let mut rate = Rate::new();
+    rate.observe(0.0, half);
+    let mut t: f64 = 0.0;
+    while t < 10.0 {
+        t += 0.25;
+        // A slow first second (the engine warming up), then steady.
+        let done = half + (true_rate * (t - 1.0).max(0.0) + 0.3e6 * t.min(1.0)) as u64;
+        rate.observe(t, done);
+    }
+    let r = rate.per_second().expect("a rate after 10 s");
+    assert!(
+        r > true_rate / 2.0 && r < true_rate * 2.0,
+        "{r} values/s, true {true_rate}"
+    );
+    let left = (to - half) as f64 / true_rate - 9.0;
+    let eta = rate.eta(to).unwrap();
+    assert!(
+        eta > left / 2.0 && eta < left * 2.0,
+        "eta {eta} s, true {left} s"
+    );
+    // Nothing shown before half a second: no rate out of one observation.
+    let mut fresh = Rate::new();
+    fresh.observe(0.0, half);
+    fresh.observe(0.1, half + 1000);
+    assert_eq!(fresh.per_second(), None);
+}
+
+#[test]
+fn the_progress_line_fits_80_columns_and_shows_rare_and_period() {
+    use octal::progress::{Line, WIDTH};
+    // The widest values a line can carry: 2^48 values, a year to go.
+    let wide = Line {
+        done: (1 << 48) - 1,
+        to: 1 << 48,
+        per_second: Some(999.9e6),
+        eta: Some(400.0 * 86_400.0),
+        last_rare_at: Some(999_999_999),
+        period: Some((999_999_999, false)),
+    };
+    for line in [
+        wide,
+        Line {
+            done: 0,
+            per_second: None,
+            eta: None,
+            ..wide
+        },
+        Line {
+            last_rare_at: Some((1 << 48) - 1),
+            period: Some(((1 << 48) - 1, true)),
+            ..wide
+        },
+    ] {
+        let s = line.render();
+        assert!(
+            s.chars().count() <= WIDTH && WIDTH < 80,
+            "{} wide: {s}",
+            s.chars().count()
+        );
+    }
+    // .161 at half of 2^27 values: its last rare position (23784, as the
+    // literature gives for .161's 489 rare positions) and a period seen.
+    let s = Line {
+        done: 1 << 26,
+        to: 1 << 27,
+        per_second: Some(1.2e6),
+        eta: Some(56.0),
+        last_rare_at: Some(23784),
+        period: Some((149_459, false)),
+    }
+    .render();
+    assert!(s.contains(" 50% "), "{s}");
+    assert!(s.contains("rare@23784"), "{s}");
+    assert!(s.contains("p~149459"), "{s}");
+    assert!(s.contains("1.20M/s"), "{s}");
+    assert!(s.contains("eta 56s"), "{s}");
+}
+
+#[test]
+fn ctrl_c_prints_a_partial_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.octal");
+    let child = octal()
+        .args(["run", ".161", "--to", "2^31", "--store"])
+        .arg(&store)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child::wait_for(&store);
+    // (Past the installation of the signal handlers.)
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    child::signal(&child, "-INT");
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let saved: u64 = err
+        .split("checkpoint saved at ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with(&format!("0.161: {saved} values")),
+        "{out}\n{err}"
+    );
+    assert!(out.contains("checksum "), "{out}");
+    // The summary is of the values held: resuming to that count computes
+    // nothing and gives the same checksum.
+    let again = run(&[
+        "run",
+        ".161",
+        "--to",
+        &saved.to_string(),
+        "--store",
+        store.to_str().unwrap(),
+    ]);
+    let sum = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("checksum"))
+            .map(str::to_owned)
+    };
+    assert_eq!(sum(&out), sum(&text(&again.stdout)));
+}
+
+#[test]
+fn a_store_that_holds_the_values_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.octal");
+    let s = store.to_str().unwrap();
+    let o = run(&[
+        "run",
+        ".161",
+        "--to",
+        "2^15",
+        "--keep-going",
+        "-q",
+        "--store",
+        s,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run(&["run", ".161", "--to", "2^14", "--store", s]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.starts_with("0.161: 16384 values"), "{out}");
+    assert!(!out.contains(" s (") && !out.contains("values/s"), "{out}");
+    assert!(
+        out.contains("holds 32768 values: nothing computed"),
+        "{out}"
+    );
+    assert!(
+        text(&o.stderr).contains("nothing to compute"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -275,11 +275,9 @@ fn run_member(
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
         let bar = m.add(ProgressBar::new(to));
-        bar.set_style(rate_style(
-            "{prefix:>24} {bar:30} {human_pos}/{human_len} {rate} ETA {eta} {msg}",
-        ));
+        bar.set_style(rate_style("{prefix:>12} {msg}"));
         bar.set_prefix(member.label());
-        bar
+        Bar::of(bar)
     });
     let job = member_job(member, to, spec)?;
     let result = (|| -> Result<Summary, String> {
@@ -300,7 +298,7 @@ fn run_member(
         }
     })();
     if let (Some(m), Some(bar)) = (multi, bar) {
-        m.remove(&bar);
+        m.remove(&bar.into_inner());
     }
     result
 }
