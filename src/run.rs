@@ -88,6 +88,22 @@ pub enum Ending {
     Stopped(usize),
 }
 
+/// Where the block of [`drive`] that starts at `done` ends. Blocks grow
+/// with the sequence so progress stays lively early on and cheap later; a
+/// block ends where a period would be proven (but is at least 1/128 of
+/// the values, so at most ~1% is computed past a proof). A run that stops
+/// at a proof stops at a block's end, so every caller that runs a job in
+/// pieces ends its pieces here, to stop where `octal run` stops.
+pub fn block_end(done: usize, to: usize, stop_at_proof: bool, detector: &Detector) -> usize {
+    let first = if stop_at_proof { 64 } else { 1 << 10 };
+    let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
+    if let Some(want) = detector.wants() {
+        let want = usize::try_from(want).unwrap_or(usize::MAX);
+        end = end.min(want.max(done + (done / 128).max(64)));
+    }
+    end
+}
+
 /// The block loop every run shares: extends `backing` from
 /// `stats.values` to `to`, keeping `stats` and the period `detector` (fed
 /// G(0..stats.values) already) up to date, widening to u32 when a value
@@ -110,16 +126,7 @@ pub fn drive<B: Backing>(
                 return Ok(Ending::Stopped(code));
             }
         }
-        // Blocks grow with the sequence so progress stays lively early on
-        // and cheap later; a block ends where a period would be proven
-        // (but is at least 1/128 of the values, so at most ~1% is
-        // computed past a proof).
-        let first = if ctl.stop_at_proof { 64 } else { 1 << 10 };
-        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
-        if let Some(want) = detector.wants() {
-            let want = usize::try_from(want).unwrap_or(usize::MAX);
-            end = end.min(want.max(done + (done / 128).max(64)));
-        }
+        let end = block_end(done, to, ctl.stop_at_proof, detector);
         let overflow = match backing.lend(end, to) {
             Ok(SeqMut::U16(v)) => engine.extend_u16(v, done).err(),
             Ok(SeqMut::U32(v)) => {

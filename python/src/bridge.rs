@@ -186,10 +186,6 @@ impl Meter {
     }
 }
 
-/// How long one piece of an in-memory run should take: the run stops
-/// between pieces when asked.
-const PIECE: Duration = Duration::from_millis(150);
-
 /// A run in memory, computed piece by piece so that it can stop between
 /// pieces; as `octal run --no-store` (with `stop_at_proof`) or `octal
 /// values`.
@@ -223,18 +219,21 @@ impl InMemory {
         self.stats.values >= self.job.to || (self.stop_at_proof && self.detector.proven().is_some())
     }
 
-    /// Computes to the target (or the proof), a piece at a time, until
+    /// Computes to the target (or the proof), a block at a time (the
+    /// blocks of `octal run`, so that it stops where the CLI stops), until
     /// `stop` becomes non-zero; true when it got there. Memory that cannot
     /// be had is `MemoryError`.
     pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> Result<bool> {
-        let mut piece: u64 = 1 << 16;
         while !self.finished() {
             if stop.load(Ordering::SeqCst) != 0 {
                 return Ok(false);
             }
-            let from = self.stats.values;
-            let until = from.saturating_add(piece).min(self.job.to);
-            let t = Instant::now();
+            let until = run::block_end(
+                self.stats.values as usize,
+                self.job.to as usize,
+                self.stop_at_proof,
+                &self.detector,
+            );
             let mut ctl = Control {
                 progress: &mut |_| {},
                 checkpoint_every: None,
@@ -246,14 +245,10 @@ impl InMemory {
                 &mut self.seq,
                 &mut self.stats,
                 &mut self.detector,
-                until as usize,
+                until,
                 &mut ctl,
             )?;
             meter.set(self.stats.values, self.job.to);
-            // The next piece takes about PIECE at the rate of this one.
-            let took = t.elapsed().as_secs_f64().max(1e-6);
-            let rate = (self.stats.values - from) as f64 / took;
-            piece = ((rate * PIECE.as_secs_f64()) as u64).clamp(1 << 12, 1 << 28);
         }
         Ok(true)
     }
@@ -321,18 +316,19 @@ pub fn proven(s: &Summary) -> Option<(u64, u64)> {
 
 /// G(start), …, G(n − 1) from a run that stopped at its proof: the values
 /// past those computed are read off the proven period (as the command
-/// line's `values` does), and stderr says so.
-pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> Seq {
+/// line's `values` does), with the note that says so (for Python's
+/// `warnings`).
+pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> (Seq, Option<String>) {
     let known = seq.len() as u64;
     let Some(p) = s.period.filter(|_| n > known) else {
-        return drop_front(seq, start as usize);
+        return (drop_front(seq, start as usize), None);
     };
-    eprintln!("octal: {}", p.read_off_note(known));
     let at = |i: u64| p.first_index(i) as usize;
-    match &seq {
+    let values = match &seq {
         Seq::U16(v) => Seq::U16((start..n).map(|i| v[at(i)]).collect()),
         Seq::U32(v) => Seq::U32((start..n).map(|i| v[at(i)]).collect()),
-    }
+    };
+    (values, Some(p.read_off_note(known)))
 }
 
 /// `seq` without its first `start` values.

@@ -304,7 +304,8 @@ fn summary_text(py: Python<'_>, json: &str) -> PyResult<String> {
 }
 
 /// G(start), …, G(n−1) of `code` as a numpy array (uint16, or uint32 when
-/// a value needs it).
+/// a value needs it), and the note saying when values were read off a
+/// proven period.
 #[pyfunction]
 #[pyo3(signature = (code, n, start, engine, threads, progress))]
 fn values<'py>(
@@ -315,7 +316,7 @@ fn values<'py>(
     engine: &str,
     threads: Option<usize>,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<(Bound<'py, PyAny>, Option<String>)> {
     let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
     // Stops at a proven period: every later value is a lookup.
     let outcome = supervise(py, progress, true, move |stop, meter| {
@@ -324,7 +325,8 @@ fn values<'py>(
     match outcome {
         Outcome::Done(r) => {
             let (seq, summary) = r.or_raise(py)?.expect("not stopped");
-            Ok(array_of(py, bridge::values_from(seq, &summary, start, n)))
+            let (seq, note) = bridge::values_from(seq, &summary, start, n);
+            Ok((array_of(py, seq), note))
         }
         Outcome::Interrupted { err, .. } => Err(err),
     }

@@ -161,16 +161,22 @@ def values(
     --to N --from START``.
 
     ``engine`` is "sparse" (the fast one, default) or "reference" (the
-    quadratic oracle); ``threads`` defaults to every core.
+    quadratic oracle); ``threads`` defaults to every core. ``n`` = ``start``
+    (``values(code, 0)``) gives an empty array, as ``range`` does. Values
+    past a proven period are read off it, and a ``UserWarning`` says so.
     """
     n = _count(n, "n")
     start = _count(start, "start")
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    if start >= n:
-        raise ValueError(f"start {start} must be below n {n}")
+    if start > n:
+        raise ValueError(f"start {start} must be at most n {n}")
+    if start == n:
+        Code(code)  # a bad code is an error still
+        return np.zeros(0, np.uint16)
     with _progress(progress, str(code)) as cb:
-        return _octal.values(code, n, start, engine, _threads(threads), cb)
+        a, note = _octal.values(code, n, start, engine, _threads(threads), cb)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return a
 
 
 @dataclasses.dataclass(frozen=True)

@@ -80,7 +80,7 @@ def values(
     engine: str,
     threads: Optional[int],
     progress: _Progress,
-) -> _Values: ...
+) -> tuple[_Values, Optional[str]]: ...
 def run(
     code: Union[str, Code],
     n: int,
