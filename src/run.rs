@@ -304,6 +304,20 @@ pub struct Progress {
     pub period: Option<(u64, bool)>,
 }
 
+/// An apparent period in JSON: `checked_to` for the values it holds over,
+/// not the `proven_at` of a proof.
+fn apparent_json<S: serde::Serializer>(p: &Option<Period>, s: S) -> Result<S::Ok, S::Error> {
+    p.map(|p| {
+        serde_json::json!({
+            "period": p.period,
+            "preperiod": p.preperiod,
+            "checked_to": p.proven_at,
+            "bound": p.bound,
+        })
+    })
+    .serialize(s)
+}
+
 /// The summary a run ends with; `--json` prints it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
@@ -329,7 +343,10 @@ pub struct Summary {
     pub isa: &'static str,
     /// The proven period, if any.
     pub period: Option<Period>,
-    /// Without a proof: the period the values show so far, if any.
+    /// Without a proof: the period the values show so far, if any. In
+    /// JSON its `proven_at` (nothing is proven) is `checked_to`: the
+    /// values it holds over.
+    #[serde(serialize_with = "apparent_json")]
     pub apparent_period: Option<Period>,
     /// False when no period of this game can be proven at all.
     pub period_provable: bool,

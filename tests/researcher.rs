@@ -273,3 +273,109 @@ fn a_store_that_holds_the_values_says_so() {
         text(&o.stderr)
     );
 }
+
+/// The subcommands clap knows, from the `--help` of `args`: the names
+/// `octal help` completes to, read off clap's own list
+/// (`octal <args> help` fails for an unknown name).
+fn commands_in(help: &str) -> Vec<String> {
+    help.lines()
+        .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with('-'))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        .collect()
+}
+
+#[test]
+fn every_command_teaches_by_an_example() {
+    let top = text(&run(&["--help"]).stdout);
+    // Listed by task, under headings, each command once.
+    for heading in [
+        "Compute a game's values:",
+        "Compare and survey games:",
+        "Keep, check and share values:",
+        "Figures:",
+    ] {
+        assert!(top.contains(heading), "{top}");
+    }
+    let mut commands = commands_in(&top);
+    commands.retain(|c| c != "help" && c != "octal");
+    assert!(commands.len() >= 14, "{commands:?}\n{top}");
+    // Every command clap has is in the grouped list: clap's completion
+    // script names them all.
+    let bash = text(&run(&["completions", "bash"]).stdout);
+    for c in &commands {
+        assert!(
+            bash.contains(&format!("octal,{c})")),
+            "{c} is listed but unknown"
+        );
+    }
+    let known: Vec<&str> = bash
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("octal,"))
+        .filter_map(|l| l.strip_suffix(')'))
+        .filter(|c| !c.contains(',') && *c != "help")
+        .collect();
+    assert!(known.len() >= 14, "{known:?}");
+    for k in &known {
+        assert!(
+            commands.iter().any(|c| c == k),
+            "{k} is not in octal --help's groups:\n{top}"
+        );
+    }
+    // Each command's --help (and each family kind's) ends with an example
+    // line that starts with `octal `.
+    let mut all: Vec<Vec<String>> = commands.iter().map(|c| vec![c.clone()]).collect();
+    for kind in ["cookie-cutter", "codes", "member"] {
+        all.push(vec!["family".into(), kind.into()]);
+    }
+    for args in all {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        a.push("--help");
+        let o = run(&a);
+        assert!(o.status.success(), "{a:?}: {}", text(&o.stderr));
+        let help = text(&o.stdout);
+        let example = help
+            .split("Example:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{a:?} has no example:\n{help}"));
+        assert!(
+            example
+                .lines()
+                .next()
+                .is_some_and(|l| l.trim_start().starts_with("octal ")),
+            "{a:?}: {example}"
+        );
+    }
+}
+
+#[test]
+fn compare_names_the_games_and_apparent_periods_claim_no_proof() {
+    // G_.137(n) = G_.4(n + 2) (Dawson's chess and the game .4, two heaps
+    // apart; both proven periodic).
+    let o = run(&["compare", ".137", ".4", "--shift", "2"]);
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("G_0.137(n) = G_0.4(n + 2) for every n"),
+        "{out}"
+    );
+    let o = run(&["compare", ".77", ".137"]);
+    let out = text(&o.stdout);
+    // Kayles and Dawson's chess agree on G(0), G(1) = 0, 1 and differ at
+    // 2: Kayles G(2) = 2, .137's G(2) = mex{G(0)} = 1 (from 2 it may only
+    // take both tokens); the reference engine agrees.
+    let (k, d) = (reference(".77", 3), reference(".137", 3));
+    assert_eq!((k, d), (vec![0, 1, 2], vec![0, 1, 1]));
+    assert!(
+        out.starts_with("differ first at n = 2: G_0.77(2) = 2, G_0.137(2) = 1"),
+        "{out}"
+    );
+    // An apparent period is stated with `checked_to`, never `proven_at`:
+    // .16 shows its period 149459 well before its proof at 509621.
+    let o = run(&["run", ".16", "--to", "500000", "--no-store", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let a = &v["apparent_period"];
+    assert_eq!(a["period"], 149_459, "{v}");
+    assert!(a.get("proven_at").is_none(), "{a}");
+    assert_eq!(a["checked_to"], v["values"], "{a}");
+    assert!(v["period"].is_null(), "{v}");
+}

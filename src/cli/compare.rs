@@ -93,16 +93,22 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
             k if k > 0 => format!("n + {k}"),
             k => format!("n − {}", -k),
         };
+        let (mut ga, mut gb) = (side_name(&a)?, side_name(&b)?);
+        if ga == gb {
+            // Two files of one game (or a code and its own store).
+            ga += "[A]";
+            gb += "[B]";
+        }
         match outcome {
             octal::compare::Outcome::Differ { at, a: x, b: y } => outln!(
-                "differ first at n = {at}: G_A({at}) = {x}, G_B({}) = {y}",
+                "differ first at n = {at}: {ga}({at}) = {x}, {gb}({}) = {y}",
                 at as i64 + shift
             ),
             octal::compare::Outcome::EqualTo { to } => outln!(
-                "G_A(n) = G_B({shifted}) for every n below {to} (equal to {to}; not proven beyond)"
+                "{ga}(n) = {gb}({shifted}) for every n below {to} (equal to {to}; not proven beyond)"
             ),
             octal::compare::Outcome::EqualForever { checked_to } => outln!(
-                "G_A(n) = G_B({shifted}) for every n: both are proven periodic and agree up to {checked_to}"
+                "{ga}(n) = {gb}({shifted}) for every n: both are proven periodic and agree up to {checked_to}"
             ),
         }
     }
@@ -131,4 +137,14 @@ fn compare_source(s: &str, to: u64, engine: &EngineOpts) -> Result<(Vec<u32>, Op
     let mut values = outcome.seq.to_u32();
     values.truncate(known);
     Ok((values, outcome.summary.period))
+}
+
+/// How the output names a side's values: `G_0.137`, by the code given or
+/// the game of the file given.
+fn side_name(s: &str) -> Result<String> {
+    let path = Path::new(s);
+    if path.is_file() {
+        return Ok(format!("G_{}", Opened::open(path)?.code()));
+    }
+    Ok(format!("G_{}", parse_code(s)?))
 }

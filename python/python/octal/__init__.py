@@ -255,7 +255,8 @@ class Summary:
         apparent = None
         if a:
             apparent = Period(
-                a["period"], a["preperiod"], a["proven_at"], a.get("bound"), False,
+                a["period"], a["preperiod"], a.get("checked_to", a.get("proven_at")),
+                a.get("bound"), False,
                 d.get("period_notation"), d.get("period_notation_latex"),
             )
         # The fields named as in the JSON summary; the period's are flattened.
