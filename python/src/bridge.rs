@@ -147,8 +147,24 @@ pub fn cookie_cutter_code(k: usize) -> Result<Code> {
     Ok(Code::cookie_cutter(k))
 }
 
-/// How to compute `to` values of `code`.
+/// How to compute `to` values of `code`, with the sparse-space mask the
+/// engine picks.
 pub fn job(code: Code, to: u64, engine: &str, threads: Option<usize>) -> Result<Job> {
+    job_with_mask(code, to, engine, threads, "auto")
+}
+
+/// As [`job`], with the sparse-space `mask` written as `octal run --mask`
+/// takes it: auto, none, hex (0x1ee) or hex+p.
+pub fn job_with_mask(
+    code: Code,
+    to: u64,
+    engine: &str,
+    threads: Option<usize>,
+    mask: &str,
+) -> Result<Job> {
+    let mask = mask
+        .parse::<MaskSpec>()
+        .map_err(|e| Error::Value(e.to_string()))?;
     let engine = match engine.to_ascii_lowercase().as_str() {
         "sparse" => EngineKind::Sparse,
         "reference" => EngineKind::Reference,
@@ -168,7 +184,7 @@ pub fn job(code: Code, to: u64, engine: &str, threads: Option<usize>) -> Result<
         to,
         engine,
         threads,
-        mask: MaskSpec::Auto,
+        mask,
     })
 }
 

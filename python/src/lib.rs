@@ -307,7 +307,8 @@ fn summary_text(py: Python<'_>, json: &str) -> PyResult<String> {
 /// a value needs it), and the note saying when values were read off a
 /// proven period.
 #[pyfunction]
-#[pyo3(signature = (code, n, start, engine, threads, progress))]
+#[pyo3(signature = (code, n, start, engine, threads, progress, mask="auto"))]
+#[allow(clippy::too_many_arguments)]
 fn values<'py>(
     py: Python<'py>,
     code: &Bound<'py, PyAny>,
@@ -316,8 +317,9 @@ fn values<'py>(
     engine: &str,
     threads: Option<usize>,
     progress: Option<&Bound<'py, PyAny>>,
+    mask: &str,
 ) -> PyResult<(Bound<'py, PyAny>, Option<String>)> {
-    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
     // Stops at a proven period: every later value is a lookup.
     let outcome = supervise(py, progress, true, move |stop, meter| {
         bridge::answers(job, start, stop, meter)
@@ -335,7 +337,7 @@ fn values<'py>(
 /// Runs `code` to `n` values (stopping at a proof unless `keep_going`), in
 /// memory or in the store at `store`; returns the summary as JSON.
 #[pyfunction]
-#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress))]
+#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress, mask="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -347,8 +349,9 @@ fn run<'py>(
     keep_going: bool,
     checkpoint_every: f64,
     progress: Option<&Bound<'py, PyAny>>,
+    mask: &str,
 ) -> PyResult<String> {
-    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
     let Some(path) = store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
             let mut m = bridge::InMemory::new(job, !keep_going)?;

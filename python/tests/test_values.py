@@ -194,3 +194,19 @@ def test_a_summary_prints_as_the_cli(cli, code):
     # The first line has the time, which differs.
     assert ours[0].split(" values")[0] == theirs[0].split(" values")[0]
     assert ours[1:] == theirs[1:]
+
+
+def test_a_mask_as_the_cli_takes_it(cli):
+    # Issue 40: mask= reaches --mask. .161's rare class under 0xfe is the
+    # published one (489 rare positions with n = 0, Gangolli and Plambeck);
+    # any mask gives the same values, the reference engine's.
+    g = octal.values(".161", 3000, mask="0xfe")
+    assert g.tolist() == octal.values(".161", 3000, engine="reference").tolist()
+    assert octal.values(".161", 3000, mask="none").tolist() == g.tolist()
+    s = octal.run(".161", 2**15, mask="0xfe")
+    assert s.rare_mask == 0xFE and s.rare_positions_with_0 == 489
+    assert octal.run(".161", 2**12, mask="none").rare_mask is None
+    with pytest.raises(ValueError) as e:
+        octal.values(".161", 10, mask="0xzz")
+    out = cli("values", ".161", "--to", "10", "--mask", "0xzz", check=False)
+    assert out.stderr.strip() == f"octal: {e.value}"

@@ -155,13 +155,16 @@ def values(
     engine: str = "sparse",
     threads: Optional[int] = None,
     progress: Progress = False,
+    mask: str = "auto",
 ) -> np.ndarray:
     """G(start), …, G(n−1) of the game ``code`` as a numpy array: uint16,
     or uint32 when a value needs it. The same values as ``octal values CODE
     --to N --from START``.
 
     ``engine`` is "sparse" (the fast one, default) or "reference" (the
-    quadratic oracle); ``threads`` defaults to every core. ``n`` = ``start``
+    quadratic oracle); ``threads`` defaults to every core; ``mask`` is the
+    sparse-space mask as ``--mask`` takes it (auto, none, 0x1ee, 0x1ee+p).
+    ``n`` = ``start``
     (``values(code, 0)``) gives an empty array, as ``range`` does. Values
     past a proven period are read off it, and a ``UserWarning`` says so.
     """
@@ -173,7 +176,7 @@ def values(
         Code(code)  # a bad code is an error still
         return np.zeros(0, np.uint16)
     with _progress(progress, str(code)) as cb:
-        a, note = _octal.values(code, n, start, engine, _threads(threads), cb)
+        a, note = _octal.values(code, n, start, engine, _threads(threads), cb, mask)
     if note is not None:
         warnings.warn(note, UserWarning, stacklevel=2)
     return a
@@ -286,6 +289,7 @@ def run(
     keep_going: bool = False,
     checkpoint_every: float = 60.0,
     progress: Progress = False,
+    mask: str = "auto",
 ) -> Summary:
     """Computes G(0), …, G(n−1) of ``code`` and returns the summary ``octal
     run CODE --to N --json`` prints. Stops as soon as the values prove the
@@ -295,6 +299,7 @@ def run(
     disk (created, or resumed if it holds the same code), checkpointed every
     ``checkpoint_every`` seconds. Ctrl-C then checkpoints before raising
     KeyboardInterrupt, and the same call (or ``octal resume PATH``) goes on.
+    ``mask`` is the sparse-space mask, as ``octal run --mask`` takes it.
     """
     n = _count(n, "n")
     if n < 1:
@@ -303,7 +308,7 @@ def run(
     with _progress(progress, str(code)) as cb:
         text = _octal.run(
             code, n, engine, _threads(threads), path, bool(keep_going),
-            float(checkpoint_every), cb,
+            float(checkpoint_every), cb, mask,
         )
     return Summary._from_json(text)
 

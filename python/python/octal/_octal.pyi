@@ -80,6 +80,7 @@ def values(
     engine: str,
     threads: Optional[int],
     progress: _Progress,
+    mask: str = "auto",
 ) -> tuple[_Values, Optional[str]]: ...
 def run(
     code: Union[str, Code],
@@ -90,6 +91,7 @@ def run(
     keep_going: bool,
     checkpoint_every: float,
     progress: _Progress,
+    mask: str = "auto",
 ) -> str: ...
 def open(path: _Path) -> _Sequence: ...
 def period(
