@@ -54,40 +54,24 @@ fn bfiles_state_their_offset_shift_game_and_command() {
             .any(|l| l.ends_with("octal values .77 --to 40 --format bfile")),
         "{head:?}"
     );
+    // `octal values .77 --to 40 --format bfile` with more flags.
+    let with = |more: &[&str]| {
+        let mut args = vec!["values", ".77", "--to", "40", "--format", "bfile"];
+        args.extend_from_slice(more);
+        bfile(&run(&args))
+    };
     // Offset 1, as most A0714xx entries: G(0) left out, on request only.
-    let (head, terms) = bfile(&run(&[
-        "values", ".77", "--to", "40", "--format", "bfile", "--offset", "1",
-    ]));
+    let (head, terms) = with(&["--offset", "1"]);
     assert_eq!(terms, want[1..]);
     assert!(head[0].contains("offset 1"), "{head:?}");
     // An entry a(n) = G(n − 2): G(0) is a(2).
-    let (head, terms) = bfile(&run(&[
-        "values",
-        ".77",
-        "--to",
-        "40",
-        "--format",
-        "bfile",
-        "--index-shift",
-        "2",
-    ]));
+    let (head, terms) = with(&["--index-shift", "2"]);
     let shifted: Vec<(i64, u32)> = (0..40).map(|n| (n as i64 + 2, g[n])).collect();
     assert_eq!(terms, shifted);
     assert!(head[0].contains("a(n) = G(n - 2)"), "{head:?}");
     assert!(head[0].contains("offset 2"), "{head:?}");
     // a(n) = G(n + 1) from offset 0: G(0) has no term.
-    let (_, terms) = bfile(&run(&[
-        "values",
-        ".77",
-        "--to",
-        "40",
-        "--format",
-        "bfile",
-        "--index-shift",
-        "-1",
-        "--offset",
-        "0",
-    ]));
+    let (_, terms) = with(&["--index-shift", "-1", "--offset", "0"]);
     let up: Vec<(i64, u32)> = (1..40).map(|n| (n as i64 - 1, g[n])).collect();
     assert_eq!(terms, up);
     // --from 5 --offset 1: the terms start at a(5), and both the header
