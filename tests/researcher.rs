@@ -86,6 +86,16 @@ fn bfiles_state_their_offset_shift_game_and_command() {
             .any(|l| l.contains("start at a(5), not at the offset 1")),
         "{head:?}"
     );
+    // The b-file flags with another format are refused, not ignored.
+    let csv = run(&[
+        "values", ".77", "--to", "4", "--format", "csv", "--offset", "1",
+    ]);
+    assert_eq!(csv.status.code(), Some(2), "{}", text(&csv.stderr));
+    assert!(
+        text(&csv.stderr).contains("--format bfile"),
+        "{}",
+        text(&csv.stderr)
+    );
     assert!(
         text(&o.stderr).contains("start at a(5), not at the offset 1"),
         "{}",

@@ -44,6 +44,11 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     } = args;
     let from = parse_to("from", &from)?;
     let to = to.map(|to| parse_to("to", &to)).transpose()?;
+    if format != octal::formats::Format::BFile && (offset.is_some() || index_shift != 0) {
+        return Err(input(format!(
+            "--offset and --index-shift number b-file terms: they go with --format bfile, not {format}"
+        )));
+    }
     let path = Path::new(&code);
     let game = if path.is_file() {
         format!("the values in {}", path.display())
