@@ -2,10 +2,13 @@
 //! `octal values` prints), OEIS b-files and CSV; and b-files read back.
 //!
 //! A b-file has one line `n a(n)` per term, in ASCII, each line ending in a
-//! newline. Here a(n) = G(n), and the `offset` is the first n written: the
-//! OEIS octal-game entries mostly start at 1 (G(0) = 0 is left out), Grundy's
-//! game (A002188) at 0. CSV has a header line `n,value` and one row `n,G(n)`
-//! a value.
+//! newline, after `#` comment lines ([`bfile_header`]: the game and the
+//! command that wrote it). Here a(n) = G(n − shift) (the index shift is 0
+//! unless an entry is stated as, say, a(n) = G(n − 2)), and the `offset` is
+//! the first n written: OEIS entries use both 0 (Kayles A002186, Dawson's
+//! chess A002187, Grundy's game A002188) and 1 (most A0714xx entries).
+//! Programs default to the first value given, so that nothing is dropped
+//! unasked. CSV has a header line `n,value` and one row `n,G(n)` a value.
 //!
 //! Values are written from slices, in as many pieces as the caller likes
 //! ([`ValueWriter`]), so a store or an exported file streams out without
@@ -79,8 +82,10 @@ pub struct ValueWriter<W: Write> {
     format: Format,
     /// The n of the next value given.
     next: u64,
-    /// b-files: values below this n are not written.
+    /// b-files: terms a(n) with n below this are not written.
     offset: u64,
+    /// b-files: G(n) is the term a(n + shift).
+    shift: i64,
     buf: Vec<u8>,
 }
 
@@ -99,8 +104,19 @@ impl<W: Write> ValueWriter<W> {
             format,
             next: start,
             offset,
+            shift: 0,
             buf,
         }
+    }
+
+    /// For a b-file: G(n) is written as the term a(n + `shift`) (terms
+    /// below the offset still left out), after the `#` lines `header`.
+    pub fn bfile(mut self, shift: i64, header: &str) -> ValueWriter<W> {
+        self.shift = shift;
+        if self.format == Format::BFile {
+            self.buf.extend_from_slice(header.as_bytes());
+        }
+        self
     }
 
     /// As [`new`](ValueWriter::new), for the rest of a text another writer
@@ -118,18 +134,17 @@ impl<W: Write> ValueWriter<W> {
 
     /// Writes the next `values.len()` values.
     pub fn write<V: Value>(&mut self, values: &[V]) -> io::Result<()> {
+        // G(n) with n + shift < offset are not written.
         let skip = match self.format {
-            Format::BFile => self
-                .offset
-                .saturating_sub(self.next)
-                .min(values.len() as u64),
+            Format::BFile => (self.offset as i128 - self.shift as i128 - self.next as i128)
+                .clamp(0, values.len() as i128),
             _ => 0,
         } as usize;
         for (n, v) in (self.next + skip as u64..).zip(&values[skip..]) {
             match self.format {
                 Format::Plain => {}
                 Format::BFile => {
-                    push_decimal(&mut self.buf, n);
+                    push_decimal(&mut self.buf, n.wrapping_add_signed(self.shift));
                     self.buf.push(b' ');
                 }
                 Format::Csv => {
@@ -177,6 +192,56 @@ pub fn write_values<W: Write, V: Value>(
     let mut w = ValueWriter::new(out, format, start, offset);
     w.write(values)?;
     w.finish()
+}
+
+/// The first term a b-file of G(first), … has: a(first + shift), or
+/// a(`offset`) when that is later (terms before it are left out); None
+/// when the values cannot give it (a(n) with n < 0).
+pub fn first_term(first: u64, offset: Option<u64>, shift: i64) -> Option<u64> {
+    let start = u64::try_from(first as i128 + shift as i128).ok();
+    match (offset, start) {
+        (Some(o), Some(s)) => Some(o.max(s)),
+        (Some(o), None) => Some(o),
+        (None, s) => s,
+    }
+}
+
+/// The `#` lines (ASCII) that open a b-file of G(first), … of `game` (a
+/// code, or a description such as "the values given"), written by
+/// `command`; and,
+/// when the values given start past the `offset` asked for, a note saying
+/// where the terms start instead (the OEIS takes the first line's n for
+/// the offset), for the program to show too.
+pub fn bfile_header(
+    game: &str,
+    first: u64,
+    offset: Option<u64>,
+    shift: i64,
+    command: &str,
+) -> (String, Option<String>) {
+    let g = match shift {
+        0 => "G(n)".to_string(),
+        s if s > 0 => format!("G(n - {s})"),
+        s => format!("G(n + {})", s.unsigned_abs()),
+    };
+    let at = first_term(first, offset, shift).unwrap_or(0);
+    let mut text = format!("# a(n) = {g} of {game}, from a({at}) on (offset {at})\n");
+    let note = offset.filter(|&o| o < at).map(|o| {
+        format!("the terms start at a({at}), not at the offset {o} asked for: the values given start at G({first})")
+    });
+    if let Some(note) = &note {
+        text += &format!("# note: {note}\n");
+    }
+    text += &format!(
+        "# written by octal {}: {command}\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    // A b-file is ASCII: a path or command in other characters gets `?`.
+    let text = text
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '?' })
+        .collect();
+    (text, note)
 }
 
 /// Appends `x` in decimal.

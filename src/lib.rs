@@ -21,6 +21,7 @@ pub mod literature;
 pub mod pdf;
 pub mod period;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod seq;

@@ -557,6 +557,12 @@ impl Detector {
     /// preperiod` values (`proven_at` is here the values seen), and its
     /// `bound` is the N that would prove it. It need not hold over half of
     /// the values: `.376`'s period 4 holds from n ≈ 2.27·10^6 on.
+    /// The period to show while values come in: the proven one (true),
+    /// else the apparent one (false).
+    pub fn shown(&self) -> Option<(u64, bool)> {
+        self.apparent().map(|p| (p.period, self.proven.is_some()))
+    }
+
     pub fn apparent(&self) -> Option<Period> {
         if self.proven.is_some() {
             return self.proven;

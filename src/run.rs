@@ -88,6 +88,22 @@ pub enum Ending {
     Stopped(usize),
 }
 
+/// Where the block of [`drive`] that starts at `done` ends. Blocks grow
+/// with the sequence so progress stays lively early on and cheap later; a
+/// block ends where a period would be proven (but is at least 1/128 of
+/// the values, so at most ~1% is computed past a proof). A run that stops
+/// at a proof stops at a block's end, so every caller that runs a job in
+/// pieces ends its pieces here, to stop where `octal run` stops.
+pub fn block_end(done: usize, to: usize, stop_at_proof: bool, detector: &Detector) -> usize {
+    let first = if stop_at_proof { 64 } else { 1 << 10 };
+    let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
+    if let Some(want) = detector.wants() {
+        let want = usize::try_from(want).unwrap_or(usize::MAX);
+        end = end.min(want.max(done + (done / 128).max(64)));
+    }
+    end
+}
+
 /// The block loop every run shares: extends `backing` from
 /// `stats.values` to `to`, keeping `stats` and the period `detector` (fed
 /// G(0..stats.values) already) up to date, widening to u32 when a value
@@ -110,16 +126,7 @@ pub fn drive<B: Backing>(
                 return Ok(Ending::Stopped(code));
             }
         }
-        // Blocks grow with the sequence so progress stays lively early on
-        // and cheap later; a block ends where a period would be proven
-        // (but is at least 1/128 of the values, so at most ~1% is
-        // computed past a proof).
-        let first = if ctl.stop_at_proof { 64 } else { 1 << 10 };
-        let mut end = (done + (done / 64).clamp(first, 1 << 22)).min(to);
-        if let Some(want) = detector.wants() {
-            let want = usize::try_from(want).unwrap_or(usize::MAX);
-            end = end.min(want.max(done + (done / 128).max(64)));
-        }
+        let end = block_end(done, to, ctl.stop_at_proof, detector);
         let overflow = match backing.lend(end, to) {
             Ok(SeqMut::U16(v)) => engine.extend_u16(v, done).err(),
             Ok(SeqMut::U32(v)) => {
@@ -150,6 +157,8 @@ pub fn drive<B: Backing>(
             to: to as u64,
             max_value: stats.max_value,
             rare_positions: engine.info().rare_positions,
+            last_rare_at: engine.info().last_rare_at,
+            period: detector.shown(),
         });
         if ctl
             .checkpoint_every
@@ -290,6 +299,23 @@ pub struct Progress {
     pub to: u64,
     pub max_value: u32,
     pub rare_positions: Option<u64>,
+    pub last_rare_at: Option<u64>,
+    /// The period the values show so far, and whether it is proven.
+    pub period: Option<(u64, bool)>,
+}
+
+/// An apparent period in JSON: `checked_to` for the values it holds over,
+/// not the `proven_at` of a proof.
+fn apparent_json<S: serde::Serializer>(p: &Option<Period>, s: S) -> Result<S::Ok, S::Error> {
+    p.map(|p| {
+        serde_json::json!({
+            "period": p.period,
+            "preperiod": p.preperiod,
+            "checked_to": p.proven_at,
+            "bound": p.bound,
+        })
+    })
+    .serialize(s)
 }
 
 /// The summary a run ends with; `--json` prints it.
@@ -317,7 +343,10 @@ pub struct Summary {
     pub isa: &'static str,
     /// The proven period, if any.
     pub period: Option<Period>,
-    /// Without a proof: the period the values show so far, if any.
+    /// Without a proof: the period the values show so far, if any. In
+    /// JSON its `proven_at` (nothing is proven) is `checked_to`: the
+    /// values it holds over.
+    #[serde(serialize_with = "apparent_json")]
     pub apparent_period: Option<Period>,
     /// False when no period of this game can be proven at all.
     pub period_provable: bool,

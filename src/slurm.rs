@@ -342,7 +342,7 @@ pub fn sbatch_script(manifest: &Manifest, dir: &Path, exe: &Path) -> Result<Stri
 
 /// `s` as one bash word: as it is when every character is safe unquoted,
 /// else in single quotes (a `'` written `'\''`).
-fn shell_quote(s: &str) -> String {
+pub fn shell_quote(s: &str) -> String {
     if !s.is_empty()
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,".contains(&b))

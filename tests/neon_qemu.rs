@@ -3,9 +3,13 @@
 //! exactness only, the speed of emulated code means nothing.
 //!
 //! It needs the cross tools `scripts/install-aarch64.sh` installs (`.ci/run`
-//! does). Without them it says so and passes, except under CI (`CI` set),
+//! does). Without them it says so (a `SKIPPED` line past libtest's
+//! capture, visible in `cargo test`'s output) and passes, except under CI (`CI` set),
 //! where a missing tool is a failure. On an aarch64 host the kernels' own
 //! tests already run the NEON paths natively.
+
+#[path = "common/skip.rs"]
+mod skip;
 
 use std::path::Path;
 use std::process::Command;
@@ -20,7 +24,11 @@ fn has(tool: &str) -> bool {
 #[test]
 fn neon_kernels_match_their_twins_under_qemu() {
     if cfg!(not(target_arch = "x86_64")) {
-        eprintln!("skipped: the qemu run is for x86-64 hosts");
+        skip::skipped(
+            "neon_kernels_match_their_twins_under_qemu",
+            "the qemu run is for x86-64 hosts",
+            "cargo test -p octal-kernels on this aarch64 host runs the NEON paths natively",
+        );
         return;
     }
     let target = Command::new("rustup")
@@ -34,7 +42,11 @@ fn neon_kernels_match_their_twins_under_qemu() {
             std::env::var_os("CI").is_none(),
             "CI: the aarch64 tools are missing (scripts/install-aarch64.sh)"
         );
-        eprintln!("skipped: no aarch64 cross tools; scripts/install-aarch64.sh installs them");
+        skip::skipped(
+            "neon_kernels_match_their_twins_under_qemu",
+            "no aarch64 cross tools",
+            "scripts/install-aarch64.sh",
+        );
         return;
     }
     // Its own build directory: the suite's is locked by the running cargo.

@@ -3,8 +3,12 @@
 //! `$OCTAL_PYTHON_VENV`) and runs its pytest suite, `python/tests/`, against
 //! the `octal` binary this suite built.
 //!
-//! Without that environment it says so and passes, except under CI (`CI`
+//! Without that environment it says so (a `SKIPPED` line past libtest's
+//! capture, visible in `cargo test`'s output) and passes, except under CI (`CI`
 //! set), where a missing environment is a failure; `.ci/run` makes it.
+
+#[path = "common/skip.rs"]
+mod skip;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,9 +35,10 @@ fn the_python_package_installs_and_passes_its_tests() {
             "CI: no Python environment at {} (scripts/install-python.sh makes it)",
             venv.display()
         );
-        eprintln!(
-            "skipped: no Python environment at {}; scripts/install-python.sh makes it",
-            venv.display()
+        skip::skipped(
+            "the_python_package_installs_and_passes_its_tests",
+            &format!("no Python environment at {}", venv.display()),
+            "scripts/install-python.sh",
         );
         return;
     }

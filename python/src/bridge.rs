@@ -147,8 +147,24 @@ pub fn cookie_cutter_code(k: usize) -> Result<Code> {
     Ok(Code::cookie_cutter(k))
 }
 
-/// How to compute `to` values of `code`.
+/// How to compute `to` values of `code`, with the sparse-space mask the
+/// engine picks.
 pub fn job(code: Code, to: u64, engine: &str, threads: Option<usize>) -> Result<Job> {
+    job_with_mask(code, to, engine, threads, "auto")
+}
+
+/// As [`job`], with the sparse-space `mask` written as `octal run --mask`
+/// takes it: auto, none, hex (0x1ee) or hex+p.
+pub fn job_with_mask(
+    code: Code,
+    to: u64,
+    engine: &str,
+    threads: Option<usize>,
+    mask: &str,
+) -> Result<Job> {
+    let mask = mask
+        .parse::<MaskSpec>()
+        .map_err(|e| Error::Value(e.to_string()))?;
     let engine = match engine.to_ascii_lowercase().as_str() {
         "sparse" => EngineKind::Sparse,
         "reference" => EngineKind::Reference,
@@ -168,7 +184,7 @@ pub fn job(code: Code, to: u64, engine: &str, threads: Option<usize>) -> Result<
         to,
         engine,
         threads,
-        mask: MaskSpec::Auto,
+        mask,
     })
 }
 
@@ -185,10 +201,6 @@ impl Meter {
         self.done.store(done, Ordering::Relaxed);
     }
 }
-
-/// How long one piece of an in-memory run should take: the run stops
-/// between pieces when asked.
-const PIECE: Duration = Duration::from_millis(150);
 
 /// A run in memory, computed piece by piece so that it can stop between
 /// pieces; as `octal run --no-store` (with `stop_at_proof`) or `octal
@@ -223,18 +235,21 @@ impl InMemory {
         self.stats.values >= self.job.to || (self.stop_at_proof && self.detector.proven().is_some())
     }
 
-    /// Computes to the target (or the proof), a piece at a time, until
+    /// Computes to the target (or the proof), a block at a time (the
+    /// blocks of `octal run`, so that it stops where the CLI stops), until
     /// `stop` becomes non-zero; true when it got there. Memory that cannot
     /// be had is `MemoryError`.
     pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> Result<bool> {
-        let mut piece: u64 = 1 << 16;
         while !self.finished() {
             if stop.load(Ordering::SeqCst) != 0 {
                 return Ok(false);
             }
-            let from = self.stats.values;
-            let until = from.saturating_add(piece).min(self.job.to);
-            let t = Instant::now();
+            let until = run::block_end(
+                self.stats.values as usize,
+                self.job.to as usize,
+                self.stop_at_proof,
+                &self.detector,
+            );
             let mut ctl = Control {
                 progress: &mut |_| {},
                 checkpoint_every: None,
@@ -246,14 +261,10 @@ impl InMemory {
                 &mut self.seq,
                 &mut self.stats,
                 &mut self.detector,
-                until as usize,
+                until,
                 &mut ctl,
             )?;
             meter.set(self.stats.values, self.job.to);
-            // The next piece takes about PIECE at the rate of this one.
-            let took = t.elapsed().as_secs_f64().max(1e-6);
-            let rate = (self.stats.values - from) as f64 / took;
-            piece = ((rate * PIECE.as_secs_f64()) as u64).clamp(1 << 12, 1 << 28);
         }
         Ok(true)
     }
@@ -272,6 +283,14 @@ impl InMemory {
         summary.set_rare(&*self.engine, self.seq.view(0, self.seq.len()));
         (self.seq, summary)
     }
+}
+
+/// G(0), …, G(to − 1) of `code` as a run computes them (every value, no
+/// stop at a proof), for checking values given from outside; None when
+/// stopped.
+pub fn game_values(code: &Code, to: u64, stop: &AtomicUsize, meter: &Meter) -> Result<Option<Seq>> {
+    let mut m = InMemory::new(job(code.clone(), to, "sparse", None)?, false)?;
+    Ok(m.compute(stop, meter)?.then(|| m.finish().0))
 }
 
 /// The values that answer heaps `start..job.to`, as `octal values` finds
@@ -314,18 +333,19 @@ pub fn proven(s: &Summary) -> Option<(u64, u64)> {
 
 /// G(start), …, G(n − 1) from a run that stopped at its proof: the values
 /// past those computed are read off the proven period (as the command
-/// line's `values` does), and stderr says so.
-pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> Seq {
+/// line's `values` does), with the note that says so (for Python's
+/// `warnings`).
+pub fn values_from(seq: Seq, s: &Summary, start: u64, n: u64) -> (Seq, Option<String>) {
     let known = seq.len() as u64;
     let Some(p) = s.period.filter(|_| n > known) else {
-        return drop_front(seq, start as usize);
+        return (drop_front(seq, start as usize), None);
     };
-    eprintln!("octal: {}", p.read_off_note(known));
     let at = |i: u64| p.first_index(i) as usize;
-    match &seq {
+    let values = match &seq {
         Seq::U16(v) => Seq::U16((start..n).map(|i| v[at(i)]).collect()),
         Seq::U32(v) => Seq::U32((start..n).map(|i| v[at(i)]).collect()),
-    }
+    };
+    (values, Some(p.read_off_note(known)))
 }
 
 /// `seq` without its first `start` values.
@@ -440,9 +460,9 @@ pub fn summary(o: &Opened) -> Result<String> {
     Ok(summary.to_string())
 }
 
-/// Writes G(from..to) of `o` to `out` in `format` (b-files from
-/// `offset`), until `stop` becomes non-zero: false then, and `out` is
-/// removed.
+/// Writes G(from..to) of `o` to `out` in `format` (b-files: see
+/// [`FileWriter::create`]), until `stop` becomes non-zero: false then,
+/// and `out` is removed.
 #[allow(clippy::too_many_arguments)]
 pub fn write(
     o: &Opened,
@@ -450,11 +470,11 @@ pub fn write(
     format: &str,
     from: u64,
     to: u64,
-    offset: u64,
+    bfile: &BFileLayout,
     stop: &AtomicUsize,
     meter: &Meter,
 ) -> Result<bool> {
-    let mut w = FileWriter::create(out, &[o.path()], format, from, offset)?;
+    let mut w = FileWriter::create(out, &[o.path()], format, from, bfile)?;
     let (mut stopped, mut done) = (false, 0);
     let written = o.for_range(from, to, |piece| {
         if stop.load(Ordering::SeqCst) != 0 {
@@ -488,6 +508,15 @@ pub struct FileWriter {
     path: PathBuf,
 }
 
+/// How a b-file is laid out: its first term, its index shift and its
+/// `#` header ([`octal::formats::bfile_header`]); other formats ignore it.
+#[derive(Clone, Default)]
+pub struct BFileLayout {
+    pub first: u64,
+    pub shift: i64,
+    pub header: String,
+}
+
 impl FileWriter {
     /// Starts `path` for G(start), … in `format`; `inputs` are the files
     /// the values come from.
@@ -496,7 +525,7 @@ impl FileWriter {
         inputs: &[&Path],
         format: &str,
         start: u64,
-        offset: u64,
+        bfile: &BFileLayout,
     ) -> Result<FileWriter> {
         let format: Format = format.parse()?;
         let mut out = store::output::Output::create(path, true, inputs).map_err(Error::from)?;
@@ -505,7 +534,8 @@ impl FileWriter {
             .try_clone()
             .map_err(|e| io_error(path, "creating", e))?;
         Ok(FileWriter {
-            w: ValueWriter::new(BufWriter::new(file), format, start, offset),
+            w: ValueWriter::new(BufWriter::new(file), format, start, bfile.first)
+                .bfile(bfile.shift, &bfile.header),
             out,
             path: path.to_owned(),
         })
@@ -547,23 +577,25 @@ pub fn write_file(path: &Path, data: &[u8], inputs: &[&Path]) -> Result<()> {
 }
 
 /// The text of `values` (G(start), …) in `format`; `header`: with the CSV
-/// header (the first piece of a longer text).
+/// or b-file header (the first piece of a longer text).
 pub fn render<V: Value>(
     format: &str,
     values: &[V],
     start: u64,
-    offset: u64,
+    bfile: &BFileLayout,
     header: bool,
 ) -> Result<Vec<u8>> {
     let format: Format = format.parse()?;
     let mut w = if header {
-        ValueWriter::new(Vec::new(), format, start, offset)
+        ValueWriter::new(Vec::new(), format, start, bfile.first).bfile(bfile.shift, &bfile.header)
     } else {
-        ValueWriter::continuing(Vec::new(), format, start, offset)
+        ValueWriter::continuing(Vec::new(), format, start, bfile.first).bfile(bfile.shift, "")
     };
     let written = w.write(values).and_then(|()| w.finish());
     Ok(written.expect("writing to memory"))
 }
+
+pub use octal::formats::{bfile_header, first_term};
 
 /// A b-file read back: (its first n, the values).
 pub fn read_bfile(path: &Path) -> Result<(u64, Vec<u32>)> {

@@ -304,9 +304,11 @@ fn summary_text(py: Python<'_>, json: &str) -> PyResult<String> {
 }
 
 /// G(start), …, G(n−1) of `code` as a numpy array (uint16, or uint32 when
-/// a value needs it).
+/// a value needs it), and the note saying when values were read off a
+/// proven period.
 #[pyfunction]
-#[pyo3(signature = (code, n, start, engine, threads, progress))]
+#[pyo3(signature = (code, n, start, engine, threads, progress, mask="auto"))]
+#[allow(clippy::too_many_arguments)]
 fn values<'py>(
     py: Python<'py>,
     code: &Bound<'py, PyAny>,
@@ -315,8 +317,9 @@ fn values<'py>(
     engine: &str,
     threads: Option<usize>,
     progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    mask: &str,
+) -> PyResult<(Bound<'py, PyAny>, Option<String>)> {
+    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
     // Stops at a proven period: every later value is a lookup.
     let outcome = supervise(py, progress, true, move |stop, meter| {
         bridge::answers(job, start, stop, meter)
@@ -324,7 +327,8 @@ fn values<'py>(
     match outcome {
         Outcome::Done(r) => {
             let (seq, summary) = r.or_raise(py)?.expect("not stopped");
-            Ok(array_of(py, bridge::values_from(seq, &summary, start, n)))
+            let (seq, note) = bridge::values_from(seq, &summary, start, n);
+            Ok((array_of(py, seq), note))
         }
         Outcome::Interrupted { err, .. } => Err(err),
     }
@@ -333,7 +337,7 @@ fn values<'py>(
 /// Runs `code` to `n` values (stopping at a proof unless `keep_going`), in
 /// memory or in the store at `store`; returns the summary as JSON.
 #[pyfunction]
-#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress))]
+#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress, mask="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -345,8 +349,9 @@ fn run<'py>(
     keep_going: bool,
     checkpoint_every: f64,
     progress: Option<&Bound<'py, PyAny>>,
+    mask: &str,
 ) -> PyResult<String> {
-    let job = bridge::job(code_of(code)?, n, engine, threads).or_raise(py)?;
+    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
     let Some(path) = store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
             let mut m = bridge::InMemory::new(job, !keep_going)?;
@@ -508,7 +513,7 @@ impl PySequence {
 
     /// Writes G(from..to) to the file `path` in `format`; Ctrl-C stops it
     /// and removes the file.
-    #[pyo3(signature = (path, format, from, to, offset, progress))]
+    #[pyo3(signature = (path, format, from, to, bfile, progress))]
     #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
@@ -517,13 +522,14 @@ impl PySequence {
         format: &str,
         from: u64,
         to: u64,
-        offset: u64,
+        bfile: BFileArg,
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let o = self.opened.clone();
         let format = format.to_string();
+        let bfile = layout(bfile);
         let outcome = supervise(py, progress, true, move |stop, meter| {
-            bridge::write(&o, &path, &format, from, to, offset, stop, meter)
+            bridge::write(&o, &path, &format, from, to, &bfile, stop, meter)
         })?;
         match outcome {
             Outcome::Done(r) => r.or_raise(py).map(drop),
@@ -571,14 +577,47 @@ type FoundTuple = (
     Option<String>,
 );
 
+/// Where given values are not the game's: (n, the value given, G(n)).
+type Mismatch = (u64, u32, u32);
+
+/// The period of `values` as G(0), G(1), … of `code`, whether the game's
+/// periods can be proven at all, and, when the period found would be
+/// proven, the first value the proof rests on that is not the game's:
+/// the game's values are computed up to the proof's bound and compared,
+/// and a mismatch makes the period apparent, not proven.
 #[pyfunction]
-fn period(
-    py: Python<'_>,
-    values: Values<'_>,
-    code: &Bound<'_, PyAny>,
-) -> PyResult<(bool, Option<FoundTuple>)> {
+#[pyo3(signature = (values, code, progress=None))]
+fn period<'py>(
+    py: Python<'py>,
+    values: Values<'py>,
+    code: &Bound<'py, PyAny>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(bool, Option<FoundTuple>, Option<Mismatch>)> {
     let code = code_of(code)?;
-    with_slice!(values, |v| find_period(py, &code, v))
+    let (provable, mut found) = with_slice!(values, |v| find_period(py, &code, v))?;
+    let mut mismatch = None;
+    if let Some(f) = found.as_mut().filter(|f| f.4) {
+        // Every value the detector saw before it declared the proof.
+        let to = f.2;
+        let c = code.clone();
+        let outcome = supervise(py, progress, true, move |stop, meter| {
+            bridge::game_values(&c, to, stop, meter)
+        })?;
+        let game = match outcome {
+            Outcome::Done(r) => r.or_raise(py)?.expect("not stopped"),
+            Outcome::Interrupted { err, .. } => return Err(err),
+        };
+        let game = game.view(0, game.len());
+        mismatch = with_slice!(values, |v| Ok::<_, PyErr>(
+            (0..to as usize)
+                .find(|&n| v[n].get() != game.get(n))
+                .map(|n| (n as u64, v[n].get(), game.get(n)))
+        ))?;
+        if mismatch.is_some() {
+            f.4 = false;
+        }
+    }
+    Ok((provable, found, mismatch))
 }
 
 fn find_period<V: Value>(
@@ -616,11 +655,39 @@ fn write_values(
     values: Values<'_>,
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: BFileArg,
 ) -> PyResult<()> {
+    let bfile = layout(bfile);
     with_slice!(values, |v| write_pieces(
-        py, &path, v, format, start, offset
+        py, &path, v, format, start, &bfile
     ))
+}
+
+/// A b-file's layout as Python gives it: (first term, index shift, header).
+type BFileArg = (u64, i64, String);
+
+fn layout((first, shift, header): BFileArg) -> bridge::BFileLayout {
+    bridge::BFileLayout {
+        first,
+        shift,
+        header,
+    }
+}
+
+/// The `#` header of a b-file and the note on where its terms start (see
+/// `octal::formats::bfile_header`), and its first term.
+#[pyfunction]
+#[pyo3(signature = (game, first, offset, shift, command))]
+fn bfile_header(
+    game: &str,
+    first: u64,
+    offset: Option<u64>,
+    shift: i64,
+    command: &str,
+) -> (String, Option<String>, u64) {
+    let (text, note) = bridge::bfile_header(game, first, offset, shift, command);
+    let at = bridge::first_term(first, offset, shift).unwrap_or(0);
+    (text, note, at)
 }
 
 fn write_pieces<V: Value>(
@@ -629,9 +696,9 @@ fn write_pieces<V: Value>(
     values: &[V],
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: &bridge::BFileLayout,
 ) -> PyResult<()> {
-    let mut w = bridge::FileWriter::create(path, &[], format, start, offset).or_raise(py)?;
+    let mut w = bridge::FileWriter::create(path, &[], format, start, bfile).or_raise(py)?;
     for piece in values.chunks(1 << 22) {
         let written = py.detach(|| w.write(piece)).or_raise(py);
         if let Err(e) = written.and_then(|()| py.check_signals()) {
@@ -659,11 +726,12 @@ fn render<'py>(
     values: Values<'py>,
     format: &str,
     start: u64,
-    offset: u64,
+    bfile: BFileArg,
     header: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let bfile = layout(bfile);
     let text = with_slice!(values, |v| py
-        .detach(|| bridge::render(format, v, start, offset, header))
+        .detach(|| bridge::render(format, v, start, &bfile, header))
         .or_raise(py)?);
     Ok(PyBytes::new(py, &text))
 }
@@ -822,6 +890,7 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_values, m)?)?;
     m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;
+    m.add_function(wrap_pyfunction!(bfile_header, m)?)?;
     m.add_function(wrap_pyfunction!(read_bfile, m)?)?;
     m.add_function(wrap_pyfunction!(cookie_cutter, m)?)?;
     m.add_function(wrap_pyfunction!(directed_paths, m)?)?;

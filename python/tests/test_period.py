@@ -58,3 +58,19 @@ def test_comparing_codes():
     a, b = octal.values("0.6", 10**5), octal.values("0.7", 10**5)
     assert (a != b).any()
     assert octal.period(b, "0.7") is not None
+
+
+def test_values_that_are_not_the_game_prove_nothing():
+    # G(0) = 0 in every game; these are not Kayles' values (issue 40).
+    with pytest.warns(RuntimeWarning, match=r"not those of \.77: G\(0\) = 0, not 1"):
+        p = octal.period(np.tile([1, 2, 3], 100), ".77")
+    assert p is not None and p.period == 3 and not p.proven
+    # One value changed inside the preperiod, where the period need not
+    # hold: the array's period is still 12 from 71, but not proven.
+    # Kayles' G(5) = 4 (hand-worked: 0 1 2 3 1 4 3 2 1 4 2 6).
+    g = octal.values(".77", 1000).copy()
+    assert g[5] == 4
+    g[5] = 5
+    with pytest.warns(RuntimeWarning, match=r"G\(5\) = 4, not 5"):
+        p = octal.period(g, ".77")
+    assert (p.period, p.preperiod, p.proven) == (12, 71, False)

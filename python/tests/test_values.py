@@ -1,5 +1,6 @@
 """Values: the seed tables, the CLI's output on random codes, the dtypes."""
 
+import json
 import random
 import threading
 import time
@@ -23,11 +24,31 @@ def test_kayles_as_in_the_lecture_notes():
 
 def test_values_beyond_a_proven_period_are_read_off_it(capfd):
     # Guiles (.15) is 0.\\dot{1}10112212\\dot{2} in the lecture notes.
-    g = octal.values(".15", 10**8, start=10**8 - 10)
+    # Read off the period, not computed: a warning says so (issue 40: not
+    # bare stderr, which a notebook cell shows as an error).
+    with pytest.warns(UserWarning, match="read off the proven period 10"):
+        g = octal.values(".15", 10**8, start=10**8 - 10)
     period = "1101122122"
     assert g.tolist() == [int(period[(n - 1) % 10]) for n in range(10**8 - 10, 10**8)]
-    # Read off the period, not computed: stderr says so.
-    assert "proven period 10" in capfd.readouterr().err
+    assert capfd.readouterr().err == ""
+
+
+def test_no_values_is_an_empty_array():
+    # As range(0) and numpy: n = start asks for nothing (issue 40).
+    for g in (octal.values(".6", 0), octal.values(".77", 5, start=5)):
+        assert isinstance(g, np.ndarray) and g.size == 0
+    with pytest.raises(ValueError):
+        octal.values("0.9z", 0)
+
+
+def test_a_run_stops_where_the_cli_stops(cli):
+    # Issue 40: octal.run(".16", 10**7) reported 511,088 values and the
+    # CLI 509,621: the same run must end on the same block, with the same
+    # summary. .16's period 149459 is proven in the first 10^7 values.
+    s = octal.run(".16", 10**7)
+    c = json.loads(cli("run", ".16", "--to", "1e7", "--no-store", "--json").stdout)
+    assert s.period == c["period"]["period"] == 149459
+    assert (s.values, s.checksum, s.proven_at) == (c["values"], c["checksum"], c["period"]["proven_at"])
 
 
 @pytest.mark.parametrize("engine", ["sparse", "reference"])
@@ -173,3 +194,19 @@ def test_a_summary_prints_as_the_cli(cli, code):
     # The first line has the time, which differs.
     assert ours[0].split(" values")[0] == theirs[0].split(" values")[0]
     assert ours[1:] == theirs[1:]
+
+
+def test_a_mask_as_the_cli_takes_it(cli):
+    # Issue 40: mask= reaches --mask. .161's rare class under 0xfe is the
+    # published one (489 rare positions with n = 0, Gangolli and Plambeck);
+    # any mask gives the same values, the reference engine's.
+    g = octal.values(".161", 3000, mask="0xfe")
+    assert g.tolist() == octal.values(".161", 3000, engine="reference").tolist()
+    assert octal.values(".161", 3000, mask="none").tolist() == g.tolist()
+    s = octal.run(".161", 2**15, mask="0xfe")
+    assert s.rare_mask == 0xFE and s.rare_positions_with_0 == 489
+    assert octal.run(".161", 2**12, mask="none").rare_mask is None
+    with pytest.raises(ValueError) as e:
+        octal.values(".161", 10, mask="0xzz")
+    out = cli("values", ".161", "--to", "10", "--mask", "0xzz", check=False)
+    assert out.stderr.strip() == f"octal: {e.value}"

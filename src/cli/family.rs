@@ -8,6 +8,7 @@ use super::prelude::*;
 #[derive(clap::Subcommand)]
 pub enum FamilyKind {
     /// Cookie Cutter strips, 0.33…37 with k−1 threes, for each k.
+    #[command(after_help = "Example:\n  octal family cookie-cutter --k 1..8 --to 1e5")]
     CookieCutter {
         /// Cutter sizes: 1..64 (inclusive), 7, or 1,3,5.
         #[arg(long)]
@@ -16,6 +17,9 @@ pub enum FamilyKind {
         args: FamilyArgs,
     },
     /// Any list of codes, one a line (# starts a comment).
+    #[command(
+        after_help = "Example:\n  octal family codes --file games.txt --to 2^20      # one code a line"
+    )]
     Codes {
         /// The list: one code a line, `#` starts a comment; `-` reads
         /// standard input.
@@ -25,6 +29,9 @@ pub enum FamilyKind {
         args: FamilyArgs,
     },
     /// Run one member of a family prepared with --slurm (an array task).
+    #[command(
+        after_help = "Example:\n  octal family member runs/family --index 3     # task 3 of a --slurm array"
+    )]
     Member {
         /// The family's directory, as prepared by `family … --slurm DIR`.
         dir: std::path::PathBuf,
@@ -275,11 +282,9 @@ fn run_member(
 ) -> Result<Summary, String> {
     let bar = multi.as_ref().map(|m| {
         let bar = m.add(ProgressBar::new(to));
-        bar.set_style(rate_style(
-            "{prefix:>24} {bar:30} {human_pos}/{human_len} {rate} ETA {eta} {msg}",
-        ));
+        bar.set_style(rate_style("{prefix:>12} {msg}"));
         bar.set_prefix(member.label());
-        bar
+        Bar::of(bar)
     });
     let job = member_job(member, to, spec)?;
     let result = (|| -> Result<Summary, String> {
@@ -300,7 +305,7 @@ fn run_member(
         }
     })();
     if let (Some(m), Some(bar)) = (multi, bar) {
-        m.remove(&bar);
+        m.remove(&bar.into_inner());
     }
     result
 }

@@ -111,7 +111,7 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
         progress_bar(to, quiet),
     )? {
         Driven::Done(summary) => *summary,
-        Driven::Stopped { status, why } => {
+        Driven::Stopped { status, why, .. } => {
             anyhow::bail!("{why}; run the same command again to continue (signal exit {status})")
         }
     };
@@ -217,7 +217,7 @@ fn search_spinner(quiet: bool) -> Option<ProgressBar> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
-    Some(bar)
+    Some(bar.into_inner())
 }
 
 fn cookie_table(a: &CookieCutterArgs, cutter: Cutter, size: Grid, quiet: bool) -> Result<()> {

@@ -27,26 +27,79 @@ pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
     anyhow::anyhow!("writing to stdout: {e}")
 }
 
+/// A run's progress display: an indicatif bar whose message is the line
+/// [`octal::progress::Line`] renders, with the rate counted from where
+/// this process started ([`octal::progress::Rate`]).
+#[derive(Clone)]
+pub struct Bar {
+    bar: ProgressBar,
+    rate: std::sync::Arc<std::sync::Mutex<octal::progress::Rate>>,
+    clock: std::time::Instant,
+}
+
+impl std::ops::Deref for Bar {
+    type Target = ProgressBar;
+    fn deref(&self) -> &ProgressBar {
+        &self.bar
+    }
+}
+
+impl Bar {
+    /// `bar` (its style's `{msg}` gets the line) as a run's display.
+    pub fn of(bar: ProgressBar) -> Bar {
+        Bar {
+            bar,
+            rate: Default::default(),
+            clock: std::time::Instant::now(),
+        }
+    }
+
+    /// The indicatif bar itself.
+    pub fn into_inner(self) -> ProgressBar {
+        self.bar
+    }
+
+    /// Starts the count at `done` values already held (a resumed run).
+    pub fn start_at(&self, done: u64) {
+        self.observe(done);
+        self.bar.set_position(done);
+    }
+
+    fn observe(&self, done: u64) -> octal::progress::Rate {
+        let mut rate = self.rate.lock().unwrap_or_else(|e| e.into_inner());
+        rate.observe(self.clock.elapsed().as_secs_f64(), done);
+        rate.clone()
+    }
+
+    /// Shows a run's progress report.
+    pub fn show(&self, p: &run::Progress) {
+        let rate = self.observe(p.done);
+        self.bar.set_position(p.done);
+        let line = octal::progress::Line {
+            done: p.done,
+            to: p.to,
+            per_second: rate.per_second(),
+            eta: rate.eta(p.to),
+            last_rare_at: p.last_rare_at,
+            period: p.period,
+        };
+        self.bar.set_message(line.render());
+    }
+}
+
 /// A progress bar on stderr, only when stdout is a terminal and not quiet.
-pub fn progress_bar(to: u64, quiet: bool) -> Option<ProgressBar> {
+pub fn progress_bar(to: u64, quiet: bool) -> Option<Bar> {
     if quiet || !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = ProgressBar::new(to);
-    bar.set_style(rate_style(
-        "{spinner} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} {rate} ETA {eta} {msg}",
-    ));
-    Some(bar)
+    bar.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
+    Some(Bar::of(bar))
 }
 
-pub fn update(bar: &Option<ProgressBar>, p: &run::Progress) {
+pub fn update(bar: &Option<Bar>, p: &run::Progress) {
     if let Some(bar) = bar {
-        bar.set_position(p.done);
-        let rare = p
-            .rare_positions
-            .map(|r| format!(" rare {r}"))
-            .unwrap_or_default();
-        bar.set_message(format!("max {}{rare}", p.max_value));
+        bar.show(p);
     }
 }
 

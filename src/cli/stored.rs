@@ -34,8 +34,13 @@ pub enum Driven {
     /// To its target, or to a proven period.
     Done(Box<Summary>),
     /// Stopped by a signal, its checkpoint saved: the exit status
-    /// (128 + the signal) and why, in one line.
-    Stopped { status: u8, why: String },
+    /// (128 + the signal), why, in one line, and the summary of the values
+    /// held.
+    Stopped {
+        status: u8,
+        why: String,
+        partial: Box<Summary>,
+    },
 }
 
 /// Extends `store` by `job` (to a proven period when `stop_at_period`),
@@ -47,10 +52,10 @@ pub fn drive(
     every: Duration,
     stop: &AtomicUsize,
     stop_at_period: bool,
-    bar: Option<ProgressBar>,
+    bar: Option<Bar>,
 ) -> Result<Driven, StoreError> {
     if let Some(bar) = &bar {
-        bar.set_position(store.good().min(job.to));
+        bar.start_at(store.good().min(job.to));
     }
     let outcome = run_stored(store, job, every, Some(stop), stop_at_period, &mut |p| {
         update(&bar, p)
@@ -67,6 +72,7 @@ pub fn drive(
                 store.good(),
                 store.path().display()
             ),
+            partial: Box::new(summary),
         },
         Ending::Done => Driven::Done(Box::new(summary)),
     })
@@ -100,7 +106,13 @@ pub fn stored_run(
     let bar = progress_bar(job.to, report.quiet || report.json);
     let mut summary = match drive(&mut store, &job, every, &stop, !keep_going, bar)? {
         Driven::Done(summary) => *summary,
-        Driven::Stopped { status, why } => {
+        Driven::Stopped {
+            status,
+            why,
+            partial,
+        } => {
+            // What the values held so far show, then why they stop there.
+            print_summary(&partial, report.json)?;
             let path = store.path().display();
             eprintln!("octal: {why}; `octal resume {path}` continues");
             return Ok(ExitCode::from(status));

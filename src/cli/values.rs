@@ -17,10 +17,17 @@ pub struct ValuesArgs {
     /// csv (a header `n,value`, then `n,G(n)` rows).
     #[arg(long, default_value = "plain")]
     pub format: octal::formats::Format,
-    /// b-files: the first n written (the OEIS octal-game entries mostly
-    /// start at 1, Grundy's game A002188 at 0; default: --from).
+    /// b-files: the first term a(n) written, the OEIS entry's offset
+    /// (Kayles A002186, Dawson's chess A002187, Grundy's game A002188
+    /// start at 0; most A0714xx entries at 1). Default: the first value
+    /// computed, a(FROM + SHIFT). An offset below that cannot be met: the
+    /// terms start at a(FROM + SHIFT), and the header and stderr say so.
     #[arg(long)]
     pub offset: Option<u64>,
+    /// b-files: write G(n) as the term a(n + SHIFT), for an entry stated
+    /// as a(n) = G(n − SHIFT) (a negative SHIFT for a(n) = G(n + |SHIFT|)).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub index_shift: i64,
     #[command(flatten)]
     pub engine: EngineOpts,
 }
@@ -32,19 +39,41 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
         from,
         format,
         offset,
+        index_shift,
         engine,
     } = args;
     let from = parse_to("from", &from)?;
     let to = to.map(|to| parse_to("to", &to)).transpose()?;
-    let writer = || {
-        octal::formats::ValueWriter::new(
-            std::io::stdout().lock(),
-            format,
-            from,
-            offset.unwrap_or(from),
-        )
-    };
+    if format != octal::formats::Format::BFile && (offset.is_some() || index_shift != 0) {
+        return Err(input(format!(
+            "--offset and --index-shift number b-file terms: they go with --format bfile, not {format}"
+        )));
+    }
     let path = Path::new(&code);
+    let game = if path.is_file() {
+        format!("the values in {}", path.display())
+    } else {
+        format!("the game {code}")
+    };
+    let command = std::iter::once("octal".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| octal::slurm::shell_quote(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (header, note) = octal::formats::bfile_header(&game, from, offset, index_shift, &command);
+    let first = octal::formats::first_term(from, offset, index_shift).unwrap_or(0);
+    if format == octal::formats::Format::BFile {
+        if let Some(note) = note {
+            eprintln!("octal: note: {note}");
+        }
+    }
+    let writer = || {
+        octal::formats::ValueWriter::new(std::io::stdout().lock(), format, from, first)
+            .bfile(index_shift, &header)
+    };
     if path.is_file() {
         // Read, not computed.
         let opened = open_saved(path)?;

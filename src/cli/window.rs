@@ -164,8 +164,7 @@ fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let bar = progress_bar(w.meta().to, r.quiet || r.json);
     if let Some(bar) = &bar {
-        bar.set_position(w.meta().done);
-        bar.reset_eta();
+        bar.start_at(w.meta().done);
     }
     let ending = w.run(!keep_going, every, Some(&stop), &mut |p| update(&bar, p));
     if let Some(bar) = bar {
@@ -178,6 +177,8 @@ fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
         .unwrap_or_default();
     match ending {
         WindowEnding::Stopped(status) => {
+            // What the values computed so far show, then where they stop.
+            print(&w.summary(), r.json)?;
             eprintln!(
                 "octal: interrupted: checkpoint saved at {} values{place}",
                 w.meta().done
@@ -281,7 +282,7 @@ pub fn member(
     path: &Path,
     stop: &std::sync::atomic::AtomicUsize,
     stop_at_proof: bool,
-    bar: &Option<ProgressBar>,
+    bar: &Option<Bar>,
 ) -> Result<Summary, String> {
     let mut w = open_or_new(job, sizes, Some(path)).map_err(|e| format!("{e:#}"))?;
     let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);

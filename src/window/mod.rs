@@ -525,6 +525,8 @@ impl Windowed {
                 to,
                 max_value: self.meta.stats.max_value,
                 rare_positions: self.engine.info().rare_positions,
+                last_rare_at: self.engine.info().last_rare_at,
+                period: self.meta.detector.shown(),
             });
             if self.file.is_some() && last.elapsed() >= every {
                 self.checkpoint()?;

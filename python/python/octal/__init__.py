@@ -155,22 +155,31 @@ def values(
     engine: str = "sparse",
     threads: Optional[int] = None,
     progress: Progress = False,
+    mask: str = "auto",
 ) -> np.ndarray:
     """G(start), …, G(n−1) of the game ``code`` as a numpy array: uint16,
     or uint32 when a value needs it. The same values as ``octal values CODE
     --to N --from START``.
 
     ``engine`` is "sparse" (the fast one, default) or "reference" (the
-    quadratic oracle); ``threads`` defaults to every core.
+    quadratic oracle); ``threads`` defaults to every core; ``mask`` is the
+    sparse-space mask as ``--mask`` takes it (auto, none, 0x1ee, 0x1ee+p).
+    ``n`` = ``start``
+    (``values(code, 0)``) gives an empty array, as ``range`` does. Values
+    past a proven period are read off it, and a ``UserWarning`` says so.
     """
     n = _count(n, "n")
     start = _count(start, "start")
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    if start >= n:
-        raise ValueError(f"start {start} must be below n {n}")
+    if start > n:
+        raise ValueError(f"start {start} must be at most n {n}")
+    if start == n:
+        Code(code)  # a bad code is an error still
+        return np.zeros(0, np.uint16)
     with _progress(progress, str(code)) as cb:
-        return _octal.values(code, n, start, engine, _threads(threads), cb)
+        a, note = _octal.values(code, n, start, engine, _threads(threads), cb, mask)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return a
 
 
 @dataclasses.dataclass(frozen=True)
@@ -258,7 +267,8 @@ class Summary:
         apparent = None
         if a:
             apparent = Period(
-                a["period"], a["preperiod"], a["proven_at"], a.get("bound"), False,
+                a["period"], a["preperiod"], a.get("checked_to", a.get("proven_at")),
+                a.get("bound"), False,
                 d.get("period_notation"), d.get("period_notation_latex"),
             )
         # The fields named as in the JSON summary; the period's are flattened.
@@ -322,6 +332,7 @@ def run(
     keep_going: bool = False,
     checkpoint_every: float = 60.0,
     progress: Progress = False,
+    mask: str = "auto",
 ) -> Summary:
     """Computes G(0), …, G(n−1) of ``code`` and returns the summary ``octal
     run CODE --to N --json`` prints. Stops as soon as the values prove the
@@ -331,6 +342,7 @@ def run(
     disk (created, or resumed if it holds the same code), checkpointed every
     ``checkpoint_every`` seconds. Ctrl-C then checkpoints before raising
     KeyboardInterrupt, and the same call (or ``octal resume PATH``) goes on.
+    ``mask`` is the sparse-space mask, as ``octal run --mask`` takes it.
     """
     n = _count(n, "n")
     if n < 1:
@@ -339,7 +351,7 @@ def run(
     with _progress(progress, str(code)) as cb:
         text = _octal.run(
             code, n, engine, _threads(threads), path, bool(keep_going),
-            float(checkpoint_every), cb,
+            float(checkpoint_every), cb, mask,
         )
     return Summary._from_json(text)
 
@@ -362,43 +374,92 @@ def _as_values(values: Any) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.uint16 if hi <= 0xFFFF else np.uint32)
 
 
-def period(values: Any, code: CodeLike) -> Optional[Period]:
+def period(values: Any, code: CodeLike, *, progress: Progress = False) -> Optional[Period]:
     """The period of ``values``, taken as G(0), G(1), … of the game ``code``:
     proven (``Period.proven``) when the values reach the Guy–Smith bound,
     else the apparent one, or None.
 
-    The proof is the engine's: it holds if the values are the game's, which
-    is not checked here.
+    A proof holds only for the game's own values: before calling a period
+    proven, the game's values up to the proof's bound are computed and
+    compared. Values that are not the game's (a RuntimeWarning names the
+    first n where they differ) have at most an apparent period.
     """
-    _, found = _octal.period(_as_values(values), code)
+    with _progress(progress, f"checking {code}") as cb:
+        _, found, mismatch = _octal.period(_as_values(values), code, cb)
+    if mismatch is not None:
+        n, given, game = mismatch
+        warnings.warn(
+            f"these values are not those of {code}: G({n}) = {game}, not {given}; "
+            "their period is apparent, not proven",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     if found is None:
         return None
     return Period(*found)
 
 
-def _write(path: PathLike, values: np.ndarray, fmt: str, start: int, offset: int) -> None:
+_NO_BFILE = (0, 0, "")
+
+
+def _bfile(
+    game: str, first: int, offset: Optional[Count], index_shift: int, command: str
+) -> "tuple[int, int, str]":
+    """A b-file's layout: (first term, index shift, ``#`` header), with a
+    UserWarning when the values start past the offset asked for."""
+    off = None if offset is None else _count(offset, "offset")
+    shift = operator.index(index_shift)
+    header, note, at = _octal.bfile_header(game, first, off, shift, command)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=3)
+    return at, shift, header
+
+
+def _write(
+    path: PathLike, values: np.ndarray, fmt: str, start: int,
+    bfile: "tuple[int, int, str]" = _NO_BFILE,
+) -> None:
     if isinstance(path, str) and path == "-":
         step = 1 << 20
         for at in range(0, max(len(values), 1), step):
-            text = _octal.render(values[at:at + step], fmt, start + at, offset, at == 0)
+            text = _octal.render(values[at:at + step], fmt, start + at, bfile, at == 0)
             sys.stdout.write(text.decode("ascii"))
         sys.stdout.flush()
         return
-    _octal.write_values(os.fspath(path), values, fmt, start, offset)
+    _octal.write_values(os.fspath(path), values, fmt, start, bfile)
 
 
-def to_bfile(path: PathLike, values: Any, offset: int = 1, *, start: int = 0) -> None:
-    """Writes an OEIS b-file: lines ``n a(n)`` with a(n) = G(n), from n =
-    ``offset`` on (most octal-game entries use 1; Grundy's game, A002188,
-    uses 0). ``values`` are G(start), G(start+1), …; ``path`` "-" is standard
-    output."""
-    _write(path, _as_values(values), "bfile", _count(start, "start"), _count(offset, "offset"))
+def to_bfile(
+    path: PathLike,
+    values: Any,
+    offset: Optional[Count] = None,
+    *,
+    start: Count = 0,
+    index_shift: int = 0,
+    code: Optional[CodeLike] = None,
+) -> None:
+    """Writes an OEIS b-file: ``#`` lines naming the game (``code``, if
+    given) and the call, then lines ``n a(n)`` with a(n) = G(n −
+    index_shift), as ``octal values … --format bfile --offset OFFSET
+    --index-shift SHIFT``. ``values`` are G(start), G(start+1), …;
+    ``offset`` is the first n written (OEIS entries use 0, as Kayles
+    A002186 and Grundy's game A002188, or 1, as most A0714xx entries);
+    by default the first value given, so nothing is dropped. An offset
+    below the first value given cannot be met: the terms start later and
+    a UserWarning says so. ``path`` "-" is standard output."""
+    start = _count(start, "start")
+    game = "the values given" if code is None else f"the game {code}"
+    args = "" if offset is None else f", offset={offset!r}"
+    if index_shift:
+        args += f", index_shift={index_shift!r}"
+    layout = _bfile(game, start, offset, index_shift, f"octal.to_bfile(...{args})")
+    _write(path, _as_values(values), "bfile", start, layout)
 
 
 def to_csv(path: PathLike, values: Any, *, start: int = 0) -> None:
     """Writes CSV: a header ``n,value`` and a row ``n,G(n)`` per value;
     ``values`` are G(start), …; ``path`` "-" is standard output."""
-    _write(path, _as_values(values), "csv", _count(start, "start"), 0)
+    _write(path, _as_values(values), "csv", _count(start, "start"))
 
 
 def read_bfile(path: PathLike) -> "tuple[int, np.ndarray]":
@@ -531,30 +592,41 @@ class Sequence:
         r = range(*slice(start, stop).indices(len(self)))
         return r.start, max(r.start, r.stop)
 
-    def _write(self, path: PathLike, fmt: str, start: Any, stop: Any, offset: int) -> None:
+    def _write(
+        self, path: PathLike, fmt: str, start: Any, stop: Any,
+        offset: Optional[Count] = None, index_shift: int = 0,
+    ) -> None:
         a, b = self._range(start, stop)
+        bfile = _NO_BFILE
+        if fmt == "bfile":
+            args = "" if offset is None else f", offset={offset!r}"
+            if index_shift:
+                args += f", index_shift={index_shift!r}"
+            command = f"octal.open({self.path!r}).to_bfile(..., start={a}, stop={b}{args})"
+            bfile = _bfile(f"the game {self.code}", a, offset, index_shift, command)
         if isinstance(path, str) and path == "-":
             step = 1 << 20
             for at in range(a, max(b, a + 1), step):
                 piece = self[at:min(at + step, b)]
-                sys.stdout.write(_octal.render(piece, fmt, at, offset, at == a).decode("ascii"))
+                sys.stdout.write(_octal.render(piece, fmt, at, bfile, at == a).decode("ascii"))
             sys.stdout.flush()
             return
-        self._raw.write(os.fspath(path), fmt, a, b, offset, None)
+        self._raw.write(os.fspath(path), fmt, a, b, bfile, None)
 
     def to_bfile(
-        self, path: PathLike, offset: int = 1, *, start: Optional[int] = None,
-        stop: Optional[int] = None,
+        self, path: PathLike, offset: Optional[Count] = None, *, start: Optional[int] = None,
+        stop: Optional[int] = None, index_shift: int = 0,
     ) -> None:
-        """Writes the values (or G(start..stop)) as an OEIS b-file, lines
-        ``n G(n)`` from n = ``offset`` on; "-" is standard output."""
-        self._write(path, "bfile", start, stop, _count(offset, "offset"))
+        """Writes the values (or G(start..stop)) as an OEIS b-file, as the
+        module's ``to_bfile`` does (``#`` header, ``offset`` defaulting to
+        the first value written, ``index_shift``); "-" is standard output."""
+        self._write(path, "bfile", start, stop, offset, index_shift)
 
     def to_csv(
         self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
     ) -> None:
         """Writes the values (or G(start..stop)) as CSV, ``n,value``."""
-        self._write(path, "csv", start, stop, 0)
+        self._write(path, "csv", start, stop)
 
     def to_npy(
         self, path: PathLike, *, start: Optional[int] = None, stop: Optional[int] = None
