@@ -407,7 +407,7 @@ fn census_with_later_fields(dir: &Path, rare: &[(usize, u32)]) {
         if row["code"] == "0.16" {
             row["rare_list"] = serde_json::json!(rare);
             row["literature"] = serde_json::json!({"label": "new", "text": "unsolved in <a list>"});
-            row["checked"] = serde_json::json!({"method": "engine-only", "n": 4096});
+            row["checked"] = serde_json::json!({"code": "0.16", "method": "engine-only", "n": 4096, "seconds": 0.5, "ok": true, "reason": "over budget"});
             row["last_exception"] = serde_json::json!(4000);
         }
         out += &format!("{row}\n");
@@ -455,7 +455,7 @@ fn a_rare_list_is_plotted_over_the_whole_reach_and_the_later_fields_shown() {
         page.contains("unsolved in &lt;a list&gt;"),
         "the literature's text, escaped"
     );
-    assert!(page.contains("engine-only to 4\u{202f}096"));
+    assert!(page.contains("engine only (N = 4096)"));
     let index = fs::read_to_string(site.join("index.html")).unwrap();
     let tr = index.split("<tr id=\"c-0.16\"").nth(1).unwrap();
     let tr = &tr[..tr.find("</tr>").unwrap()];

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::AtlasError;
 use crate::census::{CodeResult, Status};
+use crate::certificate::CheckRow;
 use crate::code::Code;
 
 /// The most bytes a table or a certificate of a census may have: far
@@ -27,23 +28,13 @@ pub struct Row {
     /// `0.07 (G(n) = G_0.4(n+1))`; the representative first.
     #[serde(default)]
     pub members: Vec<String>,
-    /// Every rare position up to the reach, as `[n, G(n)]`.
-    #[serde(default)]
-    pub rare_list: Option<Vec<(u64, u32)>>,
     /// The last heap whose value the period does not give.
     #[serde(default)]
     pub last_exception: Option<u64>,
-    /// The checksum of the values G(0..reach).
-    #[serde(default)]
-    pub checksum: Option<String>,
-    /// The sparse-space mask as text, `0x1ee` or `0x1ee+p` (position
-    /// parity).
-    #[serde(default, alias = "mask_hex", alias = "rare_mask_text")]
-    pub rare_mask_hex: Option<String>,
     #[serde(default)]
     pub literature: Option<Literature>,
     #[serde(default)]
-    pub checked: Option<Checked>,
+    pub checked: Option<CheckRow>,
 }
 
 /// What the literature says of a class.
@@ -54,31 +45,6 @@ pub struct Literature {
     /// The table cell's text (sources and evidence).
     #[serde(default)]
     pub text: Option<String>,
-}
-
-/// How a class' claim was checked: `independent` (a method sharing no
-/// code with the fast engine) or `engine-only`, up to heap `n`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Checked {
-    pub method: String,
-    #[serde(default)]
-    pub n: Option<u64>,
-}
-
-/// One line of `certificates/checks.jsonl`: a certificate's check.
-#[derive(Debug, Clone, Deserialize)]
-pub struct CheckRow {
-    pub code: String,
-    #[serde(default)]
-    pub n: Option<u64>,
-    #[serde(default)]
-    pub method: Option<String>,
-    #[serde(default)]
-    pub seconds: Option<f64>,
-    #[serde(default)]
-    pub ok: Option<bool>,
-    #[serde(default)]
-    pub reason: Option<String>,
 }
 
 impl Row {
@@ -110,32 +76,24 @@ impl Row {
             let bits = u32::from_str_radix(rc.mask.trim_start_matches("0x"), 16).ok()?;
             return Some((bits, Some(rc.position_parity)));
         }
-        if let Some(text) = &self.rare_mask_hex {
-            let t = text.trim().to_ascii_lowercase();
-            let (hex, pp) = match t.strip_suffix("+p") {
-                Some(h) => (h.to_string(), true),
-                None => (t.clone(), false),
-            };
-            let hex = hex.strip_prefix("0x").unwrap_or(&hex);
-            if let Ok(bits) = u32::from_str_radix(hex, 16) {
-                return Some((bits, Some(pp)));
-            }
-        }
         self.result.rare_mask.map(|b| (b, None))
     }
 
-    /// The mask as the index shows it, `0x1ee`.
+    /// The mask as the index shows it, `0x1ee` (`0x1ee+p` with position
+    /// parity).
     pub fn mask_text(&self) -> Option<String> {
-        self.rare_mask_hex
-            .clone()
-            .or_else(|| self.result.rare_mask.map(|b| format!("0x{b:x}")))
+        let (bits, pp) = self.mask()?;
+        Some(format!(
+            "0x{bits:x}{}",
+            if pp == Some(true) { "+p" } else { "" }
+        ))
     }
 
     /// The number of rare positions up to the reach.
     pub fn rare_count(&self) -> Option<u64> {
         self.result
             .rare_positions
-            .or_else(|| self.rare_list.as_ref().map(|l| l.len() as u64))
+            .or_else(|| self.result.rare_list.as_ref().map(|l| l.len() as u64))
     }
 
     /// The last heap the period does not give: the row's, or for a
@@ -274,24 +232,14 @@ pub fn read(dir: &Path) -> Result<Census, AtlasError> {
         }
     }
     let mut checks = BTreeMap::new();
-    let checks_path = certs.join("checks.jsonl");
-    if let Some(text) = read_text(&checks_path)? {
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let row: CheckRow = serde_json::from_str(line).map_err(|e| AtlasError::Row {
-                path: checks_path.clone(),
-                line: i + 1,
-                why: format!("not a check row: {e}"),
-            })?;
-            // A code spelled otherwise names the same class.
-            let code = row
-                .code
-                .parse::<Code>()
-                .map_or(row.code.clone(), |c| c.to_string());
-            checks.insert(code, row);
-        }
+    let read = crate::certificate::read_checks(dir).map_err(|e| input(&certs, e))?;
+    for row in read {
+        // A code spelled otherwise names the same class.
+        let code = row
+            .code
+            .parse::<Code>()
+            .map_or(row.code.clone(), |c| c.to_string());
+        checks.insert(code, row);
     }
     Ok(Census {
         dir: dir.to_owned(),
@@ -313,13 +261,13 @@ mod tests {
         assert_eq!(r.member_codes(), ["0.4", "0.07", "0.137"]);
         assert_eq!(r.literature_label(), "unlisted");
         assert_eq!(r.last_exception(), Some(53));
-        assert!(r.rare_list.is_none() && r.checked.is_none() && r.mask().is_none());
+        assert!(r.result.rare_list.is_none() && r.checked.is_none() && r.mask().is_none());
         let full = bare.replace(
             r#""reach":192"#,
-            r#""reach":192,"rare_list":[[3,1],[9,0]],"last_exception":51,"rare_mask_hex":"0x1ee+p","literature":{"label":"agrees","text":"Winning Ways"},"checked":{"method":"independent","n":192}"#,
+            r#""reach":192,"rare_list":[[3,1],[9,0]],"last_exception":51,"rare_class":{"mask":"0x1ee","position_parity":true,"parity":0,"rule":"r"},"literature":{"label":"agrees","text":"Winning Ways"},"checked":{"code":"0.4","method":"independent","n":192,"seconds":0.1,"ok":true,"reason":null}"#,
         );
         let r: Row = serde_json::from_str(&full).unwrap();
-        assert_eq!(r.rare_list.as_deref(), Some(&[(3, 1), (9, 0)][..]));
+        assert_eq!(r.result.rare_list.as_deref(), Some(&[(3, 1), (9, 0)][..]));
         assert_eq!(r.last_exception(), Some(51));
         assert_eq!(r.mask(), Some((0x1ee, Some(true))));
         assert_eq!(r.literature_label(), "agrees");

@@ -9,6 +9,7 @@ use super::census::{Census, Row};
 use super::html::{esc, num, page as frame, slug};
 use super::{svg, Class, RareSource};
 use crate::census::Status;
+use crate::certificate::CheckRow;
 use crate::period::{notation, Notation};
 
 /// The page of the class whose first code is `code`, from the site's top.
@@ -24,16 +25,10 @@ pub fn certificate_path(code: &str) -> String {
 /// How the class' claim was checked, in a few words: the row's
 /// `checked`, else its certificate's check, else "not checked".
 pub fn checked_word(row: &Row, census: &Census) -> String {
-    let to = |method: &str, n: Option<u64>| match n {
-        Some(n) => format!("{method} to {}", num(n)),
-        None => method.to_string(),
-    };
-    match (&row.checked, census.checks.get(&row.result.code)) {
-        (Some(c), _) => to(&c.method, c.n),
-        (None, Some(c)) if c.ok == Some(false) => "check failed".into(),
-        (None, Some(c)) => to(c.method.as_deref().unwrap_or("checked"), c.n),
-        (None, None) => "not checked".into(),
-    }
+    row.checked
+        .as_ref()
+        .or_else(|| census.checks.get(&row.result.code))
+        .map_or("not checked".into(), CheckRow::cell)
 }
 
 /// Longest period notation printed (characters).
@@ -166,7 +161,7 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
     fact(
         &mut b,
         "checksum of the values",
-        &row.checksum
+        &r.checksum
             .as_deref()
             .map_or_else(dash, |c| format!("<code>{}</code>", esc(c))),
     );
@@ -321,15 +316,11 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         Some(c) => {
             let _ = write!(
                 b,
-                "<p class=\"check\">Checked by <strong>{}</strong>{}{}: {}{}.</p>",
-                esc(c.method.as_deref().unwrap_or("an unnamed method")),
+                "<p class=\"check\">Checked by <strong>{}</strong>{} in {:.1} s: {}{}.</p>",
+                esc(&c.method),
                 c.n.map_or(String::new(), |n| format!(" up to n = {}", num(n))),
-                c.seconds.map_or(String::new(), |s| format!(" in {s:.1} s")),
-                match c.ok {
-                    Some(true) => "passed",
-                    Some(false) => "FAILED",
-                    None => "outcome not recorded",
-                },
+                c.seconds,
+                if c.ok { "passed" } else { "FAILED" },
                 c.reason
                     .as_deref()
                     .map_or(String::new(), |r| format!(" ({})", esc(r))),

@@ -171,7 +171,7 @@ pub fn class<'a>(row: &'a Row, most: u64) -> Result<Class<'a>, AtlasError> {
             r.max_value
         )));
     }
-    let (rare, source) = match (&row.rare_list, row.mask()) {
+    let (rare, source) = match (&row.result.rare_list, row.mask()) {
         (Some(list), _) => {
             if let Some(&(at, g)) = list
                 .iter()
