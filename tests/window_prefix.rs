@@ -5,7 +5,6 @@
 //! (G(0..41,256) recomputed from scratch) the run goes on, and every value
 //! it makes is a full run's.
 
-use std::path::Path;
 use std::process::Output;
 
 use octal::engine::{compute, EngineKind};
@@ -37,6 +36,11 @@ fn run(args: &[&str]) -> Output {
     octal().args(args).output().unwrap()
 }
 
+/// A run of the binary with the words of `line` as arguments.
+fn run_line(line: &str) -> Output {
+    run(&line.split_whitespace().collect::<Vec<_>>())
+}
+
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
@@ -55,23 +59,13 @@ fn a_window_short_of_prefix_grows_it_and_gives_the_full_runs_values() {
     let want = full("0.6", N);
     let dir = tempfile::tempdir().unwrap();
     let (store, export) = (dir.path().join("0.6.window"), dir.path().join("0.6.oseq"));
-    let window = ["--window", "2^16", "--keep-going", "--json"];
+    let window = "--window 2^16 --keep-going --json";
 
     // As before: without growing, it stops (exit 4) at a heap past the
     // prefix, the values up to it exact.
-    let out = run(&[
-        &[
-            "run",
-            "0.6",
-            "--to",
-            "400000",
-            "--no-store",
-            "--grow-prefix-to",
-            "0",
-        ][..],
-        &window[..],
-    ]
-    .concat());
+    let out = run_line(&format!(
+        "run 0.6 --to 400000 --no-store --grow-prefix-to 0 {window}"
+    ));
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let s = json(&out);
     let at = s["values"].as_u64().unwrap();
@@ -82,13 +76,9 @@ fn a_window_short_of_prefix_grows_it_and_gives_the_full_runs_values() {
 
     // Growing: G(0..2P) from scratch at that heap, then on to N.
     let (st, ex) = (store.to_str().unwrap(), export.to_str().unwrap());
-    let out = run(&[
-        &[
-            "run", "0.6", "--to", "400000", "--store", st, "--export", ex,
-        ][..],
-        &window[..],
-    ]
-    .concat());
+    let out = run_line(&format!(
+        "run 0.6 --to 400000 --store {st} --export {ex} {window}"
+    ));
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let s = json(&out);
@@ -114,6 +104,9 @@ fn a_window_short_of_prefix_grows_it_and_gives_the_full_runs_values() {
             && lines[0].contains(" s;"),
         "{err}"
     );
+    // Its checkpoint, with the grown prefix, is whole.
+    let out = run_line(&format!("verify {st}"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // Every value, as streamed: the full run's.
     let f = octal::store::seqfile::SeqFile::open(&export).unwrap();
     let g = f.read_all().unwrap();
@@ -123,16 +116,7 @@ fn a_window_short_of_prefix_grows_it_and_gives_the_full_runs_values() {
         "exported values differ"
     );
     // The human report says so too.
-    let out = run(&[
-        "run",
-        "0.6",
-        "--to",
-        "400000",
-        "--no-store",
-        "--window",
-        "2^16",
-        "--keep-going",
-    ]);
+    let out = run_line("run 0.6 --to 400000 --no-store --window 2^16 --keep-going");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
@@ -162,24 +146,22 @@ fn a_window_short_of_prefix_grows_it_and_gives_the_full_runs_values() {
 
 /// A windowed run of 0.6 that stopped for its prefix (window 2^17, prefix
 /// 2^14, no growing), checkpointed at `path`.
-fn stopped_run(path: &Path) {
-    let out = run(&[
-        "run",
-        "0.6",
-        "--to",
-        "400000",
-        "--window",
-        "2^17",
-        "--prefix",
-        "2^14",
-        "--grow-prefix-to",
-        "0",
-        "--store",
-        path.to_str().unwrap(),
-        "--keep-going",
-        "--json",
-    ]);
+fn stopped_run(path: &str) {
+    let out = run_line(&format!(
+        "run 0.6 --to 400000 --window 2^17 --prefix 2^14 --grow-prefix-to 0 --store {path} --keep-going --json"
+    ));
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+}
+
+/// `line` is refused as bad input: exit 2, one line naming --window.
+fn refused(line: &str) {
+    let out = run_line(line);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{line}: {err}");
+    assert!(
+        err.lines().count() == 1 && err.contains("--window"),
+        "{line}: {err}"
+    );
 }
 
 #[test]
@@ -188,24 +170,13 @@ fn resume_with_other_sizes_where_they_are_sound() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("0.6.window");
     let p = path.to_str().unwrap();
-    stopped_run(&path);
+    stopped_run(p);
 
-    // A larger window than the values kept: refused, one line, exit 2,
-    // the checkpoint untouched.
+    // A larger window than the values kept, or too small a one for the
+    // rare positions' prefix: refused, the checkpoint untouched.
     let before = std::fs::read(&path).unwrap();
-    for args in [
-        &["resume", p, "--window", "2^18"][..],
-        // Too small a window for the rare positions' prefix.
-        &["resume", p, "--window", "2^14"][..],
-    ] {
-        let out = run(args);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.lines().count() == 1 && err.contains("--window"),
-            "{args:?}: {err}"
-        );
-    }
+    refused(&format!("resume {p} --window 2^18"));
+    refused(&format!("resume {p} --window 2^14"));
     assert!(
         std::fs::read(&path).unwrap() == before,
         "checkpoint changed"
@@ -213,31 +184,16 @@ fn resume_with_other_sizes_where_they_are_sound() {
     // A store is not a window.
     let store = dir.path().join("0.6.octal");
     let st = store.to_str().unwrap();
-    assert!(
-        run(&["run", "0.6", "--to", "1000", "--store", st, "--quiet"])
-            .status
-            .success()
-    );
-    let out = run(&["resume", st, "--window", "2^16"]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.lines().count() == 1 && err.contains("--window"),
-        "{err}"
-    );
+    assert!(run_line(&format!("run 0.6 --to 1000 --store {st} --quiet"))
+        .status
+        .success());
+    refused(&format!("resume {st} --window 2^16"));
 
     // A smaller window and a longer prefix (recomputed from G(0)): the
     // run goes on past the heap it stopped at, with the full run's values.
-    let out = run(&[
-        "resume",
-        p,
-        "--window",
-        "2^16",
-        "--prefix",
-        "45000",
-        "--keep-going",
-        "--json",
-    ]);
+    let out = run_line(&format!(
+        "resume {p} --window 2^16 --prefix 45000 --keep-going --json"
+    ));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let s = json(&out);
     assert_eq!(
@@ -247,6 +203,6 @@ fn resume_with_other_sizes_where_they_are_sound() {
     assert_eq!(s["checksum"], checksum(&want));
     assert!(s.get("halted").is_none(), "{s}");
     // Its checkpoint is whole: verify recomputes heaps of its window.
-    let out = run(&["verify", p]);
+    let out = run_line(&format!("verify {p}"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

@@ -255,7 +255,7 @@ fn check_meta(path: &Path, code: &Code, m: &Meta, values: &[u16]) -> Result<(), 
         // As `slide` leaves them: the prefix within its room, the window
         // reaching back a whole step behind the newest value, and at most
         // one step more.
-        let room = s.back().saturating_sub(reach(code) + SHORT as u64 + 64);
+        let room = s.room(code);
         let behind = done - m.lo;
         if m.prefix < s.prefix || m.prefix > room || behind < s.back() || behind > s.window {
             return bad("its kept ranges do not match its window".into());
@@ -823,7 +823,7 @@ impl Windowed {
                 ));
                 return Ok(());
             }
-            let room = back - self.reach - SHORT as u64 - 64;
+            let room = m.sizes.room(&self.code);
             if prefix > room {
                 // Nothing is dropped yet: every value so far is kept and
                 // exact, and the run stops (and checkpoints) here.
@@ -861,7 +861,7 @@ impl Windowed {
         let Halt { at, values } = h;
         // The longest prefix `--prefix` takes with this window.
         let most = w / 4 * 3 - 2 * SHORT as u64;
-        let remedy = if p < most {
+        let remedy = if p < most && self.file.is_some() {
             // Growing was capped (--grow-prefix-to): the window has room.
             format!(
                 "resume with a larger prefix (--window {w} --prefix {}, recomputed from G(0)), run again with a larger window (--window {} --prefix {})",
