@@ -59,9 +59,9 @@ fn let_grow(w: &mut Windowed, cap: Option<u64>, bar: &Option<Bar>) {
     if let Some(cap) = cap.or(w.meta().grow_to.is_none().then_some(u64::MAX)) {
         w.grow_prefix_to(cap);
     }
-    let bar = bar.clone();
+    let (bar, code) = (bar.clone(), w.code().to_string());
     w.on_grow(move |g| {
-        let line = format!("octal: {g}; going on");
+        let line = format!("octal: {code}: {g}; going on");
         match &bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
