@@ -54,6 +54,10 @@ pub struct ResumeArgs {
     pub engine: EngineOpts,
     #[command(flatten)]
     pub store_opts: StoreOpts,
+    /// A windowed run: go on with another --window (no longer than the
+    /// values it kept) or --prefix (a longer one is recomputed from G(0)).
+    #[command(flatten)]
+    pub window: super::window::WindowOpts,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -84,6 +88,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 keep_going,
                 notation: &notation,
                 store_opts: &store_opts,
+                grow_to: window.grow_to()?,
             },
         );
     }
@@ -117,6 +122,7 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
         notation,
         engine,
         store_opts,
+        window,
     } = args;
     if octal::window::file::detect(&path) {
         if engine.chosen() {
@@ -131,13 +137,21 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
             &path,
             to,
             threads,
+            window.sizes()?,
             super::window::How {
                 report,
                 keep_going,
                 notation: &notation,
                 store_opts: &store_opts,
+                grow_to: window.grow_to()?,
             },
         );
+    }
+    if window.window.is_some() {
+        return Err(input(format!(
+            "{}: --window is for a windowed run's checkpoint, not a store",
+            path.display()
+        )));
     }
     if seqfile::detect(&path)? == Some(Kind::SeqFile) {
         return Err(input(format!(

@@ -21,6 +21,12 @@ pub struct WindowOpts {
     /// parts must lie in it).
     #[arg(long, value_name = "P", requires = "window")]
     pub prefix: Option<String>,
+    /// With --window: when a heap needs a longer prefix, recompute G(0..P')
+    /// from scratch (P' twice the prefix) and go on, up to this many
+    /// values (default: the most the window keeps, three quarters of it);
+    /// a value no longer than the prefix stops the run there instead.
+    #[arg(long, value_name = "P", requires = "window")]
+    pub grow_prefix_to: Option<String>,
 }
 
 impl WindowOpts {
@@ -37,6 +43,30 @@ impl WindowOpts {
             .transpose()?;
         Ok(Some(Sizes::new(window, prefix).map_err(input)?))
     }
+
+    /// `--grow-prefix-to`, if given.
+    pub fn grow_to(&self) -> Result<Option<u64>> {
+        self.grow_prefix_to
+            .as_deref()
+            .map(|p| parse_to("grow-prefix-to", p))
+            .transpose()
+    }
+}
+
+/// Lets `w` grow its prefix up to `cap` (default: as far as its window
+/// allows), saying so on stderr each time it does.
+fn let_grow(w: &mut Windowed, cap: Option<u64>, bar: &Option<Bar>) {
+    if let Some(cap) = cap.or(w.meta().grow_to.is_none().then_some(u64::MAX)) {
+        w.grow_prefix_to(cap);
+    }
+    let (bar, code) = (bar.clone(), w.code().to_string());
+    w.on_grow(move |g| {
+        let line = format!("octal: {code}: {g}; going on");
+        match &bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    });
 }
 
 /// A window error as the binary reports it: bad input (exit 2) or not.
@@ -58,6 +88,8 @@ pub struct How<'a> {
     pub keep_going: bool,
     pub notation: &'a NotationOpts,
     pub store_opts: &'a StoreOpts,
+    /// `--grow-prefix-to` (None: as far as the window allows).
+    pub grow_to: Option<u64>,
 }
 
 /// `octal run CODE --to N --window W`: a new windowed run, or the one
@@ -122,12 +154,23 @@ fn open_or_new(job: &Job, sizes: Sizes, path: Option<&Path>) -> Result<Windowed>
     Ok(w)
 }
 
-/// `octal resume PATH` of a windowed run's checkpoint.
-pub fn resume(path: &Path, to: Option<u64>, threads: usize, how: How) -> Result<ExitCode> {
+/// `octal resume PATH` of a windowed run's checkpoint, with other sizes
+/// if given (where that is sound: [`Windowed::resize`]).
+pub fn resume(
+    path: &Path,
+    to: Option<u64>,
+    threads: usize,
+    sizes: Option<Sizes>,
+    how: How,
+) -> Result<ExitCode> {
     if to == Some(0) {
         return Err(JobError::Empty.into());
     }
-    let w = Windowed::resume(path, to, threads).map_err(report)?;
+    let mut w = Windowed::resume(path, to, threads).map_err(report)?;
+    if let Some(sizes) = sizes {
+        w.resize(sizes)
+            .map_err(|e| input(format!("{}: {e}", path.display())))?;
+    }
     check_reach(&w)?;
     drive(w, how)
 }
@@ -159,10 +202,12 @@ fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
         keep_going,
         notation,
         store_opts,
+        grow_to,
     } = how;
     let every = store_opts.every()?;
     let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
     let bar = progress_bar(w.meta().to, r.quiet || r.json);
+    let_grow(&mut w, grow_to, &bar);
     if let Some(bar) = &bar {
         bar.start_at(w.meta().done);
     }
@@ -267,6 +312,15 @@ fn print(s: &window::WindowSummary, json: bool) -> Result<()> {
     if !powers.is_empty() {
         outln!("at powers of two: … {} (all in --json)", powers.join(", "));
     }
+    for g in &s.prefix_grown {
+        outln!(
+            "prefix grown at heap {}: {} → {} values, recomputed from scratch in {:.2} s",
+            g.at,
+            g.from,
+            g.to,
+            g.seconds
+        );
+    }
     if let Some(x) = &s.exported {
         outln!("values written to {}", x.display());
     }
@@ -285,6 +339,7 @@ pub fn member(
     bar: &Option<Bar>,
 ) -> Result<Summary, String> {
     let mut w = open_or_new(job, sizes, Some(path)).map_err(|e| format!("{e:#}"))?;
+    let_grow(&mut w, None, bar);
     let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
     let ending = w
         .run(stop_at_proof, every, Some(stop), &mut |p| update(bar, p))

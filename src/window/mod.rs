@@ -61,6 +61,9 @@ pub enum WindowError {
         what: &'static str,
         error: std::io::Error,
     },
+    /// A prefix recomputed from scratch does not match the values kept.
+    #[error("the prefix recomputed from G(0) differs from the values kept at G({0}): a fault in this machine or the engine; the checkpoint is kept")]
+    Recompute(u64),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -72,7 +75,7 @@ impl WindowError {
             WindowError::Unsupported { .. }
             | WindowError::Size(_)
             | WindowError::Reserve { .. } => true,
-            WindowError::Memory { .. } => false,
+            WindowError::Memory { .. } | WindowError::Recompute(_) => false,
             WindowError::Store(e) => e.is_input(),
         }
     }
@@ -114,6 +117,33 @@ impl Sizes {
     fn back(&self) -> u64 {
         self.window - self.chunk()
     }
+
+    /// The longest prefix this window can keep for `code`: its pairs need
+    /// partners in the window, and the detector and the moves their reach.
+    pub fn room(&self, code: &Code) -> u64 {
+        self.back().saturating_sub(reach(code) + SHORT as u64 + 64)
+    }
+}
+
+/// A prefix grown during a run: at heap `at`, which the kept values could
+/// not decide, G(0..to) were recomputed from scratch (in place of
+/// G(0..from)) in `seconds`, and the run went on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Grown {
+    pub at: u64,
+    pub from: u64,
+    pub to: u64,
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for Grown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "heap {} needed a longer prefix: G(0..{}) recomputed from scratch in place of G(0..{}) in {:.2} s",
+            self.at, self.to, self.from, self.seconds
+        )
+    }
 }
 
 /// Everything a windowed run keeps besides its values, as its checkpoint
@@ -149,6 +179,13 @@ pub struct Meta {
     /// The sequence file being written as the values are made (`--export`).
     #[serde(default)]
     pub export: Option<StreamState>,
+    /// How long the prefix may grow when a heap stops the run (None: it
+    /// does not grow; the window's [`Sizes::room`] caps it in any case).
+    #[serde(default)]
+    pub grow_to: Option<u64>,
+    /// The prefix's growths, in order.
+    #[serde(default)]
+    pub prefix_grown: Vec<Grown>,
 }
 
 impl Meta {
@@ -218,7 +255,7 @@ fn check_meta(path: &Path, code: &Code, m: &Meta, values: &[u16]) -> Result<(), 
         // As `slide` leaves them: the prefix within its room, the window
         // reaching back a whole step behind the newest value, and at most
         // one step more.
-        let room = s.back().saturating_sub(reach(code) + SHORT as u64 + 64);
+        let room = s.room(code);
         let behind = done - m.lo;
         if m.prefix < s.prefix || m.prefix > room || behind < s.back() || behind > s.window {
             return bad("its kept ranges do not match its window".into());
@@ -251,6 +288,12 @@ fn check_meta(path: &Path, code: &Code, m: &Meta, values: &[u16]) -> Result<(), 
             return bad("its rare positions do not match its values".into());
         }
     }
+    if m.prefix_grown
+        .iter()
+        .any(|g| g.from >= g.to || g.to > m.prefix || g.at > done)
+    {
+        return bad("its prefix growths do not match its prefix".into());
+    }
     if let Some(x) = &m.export {
         let framed = x.frames.checked_mul(x.frame_values);
         let most = s.chunk().min(crate::store::seqfile::DEFAULT_FRAME_VALUES);
@@ -272,6 +315,9 @@ pub enum WindowEnding {
     Halted(String),
 }
 
+/// What a run tells of each growth of its prefix ([`Windowed::on_grow`]).
+type OnGrow = Box<dyn FnMut(&Grown) + Send>;
+
 /// A windowed run in progress.
 pub struct Windowed {
     code: Code,
@@ -287,6 +333,8 @@ pub struct Windowed {
     export: Option<Streamer>,
     /// The sequence file finished at the end of this session.
     exported: Option<PathBuf>,
+    /// Told of each growth of the prefix as it happens.
+    on_grow: Option<OnGrow>,
 }
 
 /// The largest distance of any move of `code` (heaps reached are n − i).
@@ -358,6 +406,8 @@ impl Windowed {
             seconds: 0.0,
             halted: None,
             export: None,
+            grow_to: None,
+            prefix_grown: Vec::new(),
         };
         Windowed::with(code, meta, threads, file, |_| Ok(()))
     }
@@ -373,6 +423,152 @@ impl Windowed {
             .min(crate::store::seqfile::DEFAULT_FRAME_VALUES);
         self.export = Some(Streamer::create(path, &self.meta.code, frame)?);
         Ok(())
+    }
+
+    /// Lets the prefix grow, up to `cap` values (and the window's
+    /// [`Sizes::room`]), when a heap cannot be decided from the kept
+    /// values: G(0..P') is recomputed from scratch, with P' twice the
+    /// prefix or the cap, and the run goes on ([`Meta::prefix_grown`]).
+    /// A cap no longer than the prefix keeps it as it is.
+    pub fn grow_prefix_to(&mut self, cap: u64) {
+        self.meta.grow_to = Some(cap);
+        // A run that stopped at a heap tries it again (and stops again
+        // where growing cannot help).
+        self.meta.halted = None;
+    }
+
+    /// Calls `f` with each growth of the prefix as it happens.
+    pub fn on_grow(&mut self, f: impl FnMut(&Grown) + Send + 'static) {
+        self.on_grow = Some(Box::new(f));
+    }
+
+    /// Goes on with other sizes, where that is sound: a window no longer
+    /// than the values it kept (the last values are never recomputed), a
+    /// prefix within what the new window can keep and holding every rare
+    /// position (a longer one is recomputed from scratch). A run that
+    /// stopped at a heap tries it again with the new sizes.
+    pub fn resize(&mut self, sizes: Sizes) -> Result<(), WindowError> {
+        if sizes == self.meta.sizes {
+            return Ok(());
+        }
+        let refuse = |why: String| Err(WindowError::Size(why));
+        let m = &self.meta;
+        let (w, p) = (sizes.window, sizes.prefix);
+        if m.export.is_some() {
+            return refuse(format!(
+                "--window {w}: this run writes an --export, whose frames are cut to its window; resume it with --window {} --prefix {}",
+                m.sizes.window, m.sizes.prefix
+            ));
+        }
+        if m.prefix == 0 {
+            // Nothing dropped yet: every value is kept, any sizes do.
+            self.meta.sizes = sizes;
+            self.meta.halted = None;
+            return Ok(());
+        }
+        let kept = m.done - m.lo;
+        if sizes.back() > kept {
+            return refuse(format!(
+                "--window {w} needs the last {} values, and the checkpoint kept {kept} (G({}..{})); dropped values are not recomputed: resume with --window {} or less, or start anew",
+                sizes.back(),
+                m.lo,
+                m.done,
+                kept / 3 * 4 / 1024 * 1024
+            ));
+        }
+        let last_rare = self.engine.rare_positions().last().copied().unwrap_or(0);
+        let prefix = p.max(last_rare + 1);
+        let room = sizes.room(&self.code);
+        if prefix > room {
+            return refuse(format!(
+                "--window {w} keeps a prefix of {room} values at most, and the run needs {prefix} (--prefix, and the rare position at heap {last_rare}): give a larger --window"
+            ));
+        }
+        let (old, old_lo, lo) = (m.prefix, m.lo, m.done - sizes.back());
+        if prefix > old {
+            self.recompute_prefix(prefix)?;
+        }
+        // What the new sizes no longer keep goes (pages wholly inside it).
+        let release = [(prefix, old.min(old_lo)), (old_lo.max(prefix), lo)];
+        for (a, b) in release {
+            if a < b {
+                self.ring
+                    .release(a as usize, b as usize)
+                    .map_err(|error| WindowError::Memory {
+                        what: "releasing what the new window does not keep",
+                        error,
+                    })?;
+            }
+        }
+        let m = &mut self.meta;
+        m.sizes = sizes;
+        m.prefix = prefix;
+        m.lo = lo;
+        m.halted = None;
+        m.detector.forget_before(lo);
+        self.engine.keep_window(prefix as usize, lo as usize);
+        Ok(())
+    }
+
+    /// Makes G(0..to) kept, computed from scratch by a full-run engine,
+    /// after checking that it gives the values already kept.
+    fn recompute_prefix(&mut self, to: u64) -> Result<(), WindowError> {
+        let (from, lo, done) = (self.meta.prefix, self.meta.lo, self.meta.done);
+        let (to_, old) = (to as usize, from as usize);
+        let overlap = (lo.min(to) as usize)..to_;
+        let fresh = {
+            let mut e = Sparse::new(&self.code, self.engine.info().threads, MaskSpec::Auto)
+                .map_err(|e| WindowError::Store(StoreError::Engine(e)))?;
+            let mut g = vec![0u16; to_];
+            e.extend_u16(&mut g, 0)
+                .map_err(|o| WindowError::Recompute(o.at as u64))?;
+            g
+        };
+        let held = self.ring.slice(done as usize);
+        let differs = (0..old).chain(overlap).find(|&n| held[n] != fresh[n]);
+        if let Some(n) = differs {
+            return Err(WindowError::Recompute(n as u64));
+        }
+        self.ring
+            .open(old, to_)
+            .map_err(|error| WindowError::Memory {
+                what: "backing the longer prefix",
+                error,
+            })?;
+        let g = self.ring.slice(to_);
+        let fresh_part = (lo.min(to) as usize).max(old);
+        g[old..fresh_part].copy_from_slice(&fresh[old..fresh_part]);
+        Ok(())
+    }
+
+    /// After a heap the kept values could not decide: grows the prefix
+    /// (doubled, within the cap and the window's room) and tries the heap
+    /// again; false when it cannot grow.
+    fn grow(&mut self, at: u64) -> Result<bool, WindowError> {
+        let Some(cap) = self.meta.grow_to else {
+            return Ok(false);
+        };
+        let from = self.meta.prefix;
+        let to = (2 * from).min(cap).min(self.meta.sizes.room(&self.code));
+        if to <= from {
+            return Ok(false);
+        }
+        let t = Instant::now();
+        self.recompute_prefix(to)?;
+        self.meta.prefix = to;
+        self.engine.keep_window(to as usize, self.meta.lo as usize);
+        let grown = Grown {
+            at,
+            from,
+            to,
+            seconds: t.elapsed().as_secs_f64(),
+        };
+        self.meta.seconds += grown.seconds;
+        self.meta.prefix_grown.push(grown);
+        if let Some(f) = &mut self.on_grow {
+            f(&grown);
+        }
+        Ok(true)
     }
 
     /// The sequence file this session finished writing, if any.
@@ -459,6 +655,7 @@ impl Windowed {
             file,
             export: None,
             exported: None,
+            on_grow: None,
         })
     }
 
@@ -590,7 +787,9 @@ impl Windowed {
         m.done = good as u64;
         m.seconds += t.elapsed().as_secs_f64();
         if let Some(h) = self.engine.halted() {
-            self.meta.halted = Some(self.halt_message(h));
+            if !self.grow(h.at as u64)? {
+                self.meta.halted = Some(self.halt_message(h));
+            }
             return Ok(());
         }
         if self.meta.halted.is_none() {
@@ -624,7 +823,7 @@ impl Windowed {
                 ));
                 return Ok(());
             }
-            let room = back - self.reach - SHORT as u64 - 64;
+            let room = m.sizes.room(&self.code);
             if prefix > room {
                 // Nothing is dropped yet: every value so far is kept and
                 // exact, and the run stops (and checkpoints) here.
@@ -660,10 +859,25 @@ impl Windowed {
             self.meta.prefix.max(self.meta.sizes.prefix),
         );
         let Halt { at, values } = h;
+        // The longest prefix `--prefix` takes with this window.
+        let most = w / 4 * 3 - 2 * SHORT as u64;
+        let remedy = if p < most && self.file.is_some() {
+            // Growing was capped (--grow-prefix-to): the window has room.
+            format!(
+                "resume with a larger prefix (--window {w} --prefix {}, recomputed from G(0)), run again with a larger window (--window {} --prefix {})",
+                (2 * p).min(most),
+                2 * w,
+                2 * p
+            )
+        } else {
+            format!(
+                "run again with a larger prefix (--window {} --prefix {}, now {w} and {p})",
+                2 * w,
+                2 * p
+            )
+        };
         format!(
-            "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window (a pair in the dropped range might reach them, or, with none, heap {at} is a new rare position); run again with a larger prefix (--window {} --prefix {}, now {w} and {p}) or with a full store (without --window)",
-            2 * w,
-            2 * p
+            "heap {at} cannot be decided from the values kept: {values} value(s) of its class have no witness among the split pairs with a part below {p} or in the window (a pair in the dropped range might reach them, or, with none, heap {at} is a new rare position); {remedy} or with a full store (without --window)"
         )
     }
 
@@ -718,6 +932,7 @@ impl Windowed {
             powers_of_two: m.powers.clone(),
             checkpoints: m.marks.clone(),
             halted: m.halted.clone(),
+            prefix_grown: m.prefix_grown.clone(),
             exported: self.exported.clone(),
         }
     }
@@ -742,6 +957,10 @@ pub struct WindowSummary {
     pub checkpoints: Vec<(u64, u32)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub halted: Option<String>,
+    /// The prefix's growths: at which heap, from and to how many values,
+    /// and the seconds each recomputation took.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prefix_grown: Vec<Grown>,
     /// The sequence file written as the values were made (`--export`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exported: Option<PathBuf>,

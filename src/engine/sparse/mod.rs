@@ -326,6 +326,8 @@ impl Sparse {
             self.middle = false;
         }
         self.kept = Kept::within(prefix, lo);
+        // A heap the old kept values could not decide is tried again.
+        self.halt = None;
         if lo > prefix {
             self.state.next_choice = usize::MAX;
         }
