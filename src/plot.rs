@@ -667,13 +667,16 @@ where
         legend.push((format!("{} rare positions", rare.len()), RARE));
     }
     let line = scaled(16);
-    let mut builder = ChartBuilder::on(root);
-    if !opts.title.is_empty() {
-        builder.caption(&opts.title, (font, scaled(18)));
-    }
-    let mut chart = builder
+    // The title (if any) at the top, then the legend's lines under it.
+    let area = root.margin(12, 0, 0, 0);
+    let area = if opts.title.is_empty() {
+        area
+    } else {
+        area.titled(&opts.title, (font, scaled(18))).map_err(e)?
+    };
+    let mut chart = ChartBuilder::on(&area)
         .margin(12)
-        .margin_top(12 + line * legend.len() as u32)
+        .margin_top(line * legend.len() as u32)
         .margin_right(36)
         .x_label_area_size(scaled(40))
         .y_label_area_size(scaled(60))

@@ -304,6 +304,15 @@ fn rings_scale_with_the_picture_stay_clear_of_the_legend_and_can_be_left_off() {
             .expect("a legend");
         // Its box: from y (dy 0.76em puts the top there) one em down.
         let bottom = legend.num("y") + legend.num("font-size");
+        // Under the title.
+        let title = elements(s, "text")
+            .into_iter()
+            .find(|t| t.text.starts_with("0.6: G(n)"))
+            .expect("a title");
+        assert!(
+            title.num("y") + title.num("font-size") <= legend.num("y"),
+            "the legend is beside the title"
+        );
         let top_ring = rings(s)
             .iter()
             .map(|c| c.num("cy") - c.num("r"))
