@@ -215,6 +215,10 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Most values of a run in memory copied to find their rare positions as
+/// a store of them would (32 to 64 MiB).
+const COPY_MAX: u64 = 1 << 24;
+
 /// The rare positions of G(0..to) of `code` (a run's, a store's or a
 /// file's values), for the plot's rings: the rare list of the summary a
 /// fresh sparse engine makes of those values (as `octal run` on a store
@@ -255,10 +259,17 @@ fn plot_source(
                 opts.max_value = Some(outcome.summary.max_value);
             }
             // Rings as for a store of the same values (the mask chosen
-            // from them all), so that both pictures are one.
-            let rings = rare_overlays(&job.code, outcome.seq.view(0, opts.to as usize));
+            // from them all), so that both pictures are one; past
+            // COPY_MAX values, the run's own list, rather than a copy of
+            // them all.
+            let rare = if opts.to <= COPY_MAX {
+                rare_overlays(&job.code, outcome.seq.view(0, opts.to as usize)).rare
+            } else {
+                let list = outcome.summary.rare_list.clone().unwrap_or_default();
+                list.into_iter().map(|(n, _)| n).collect()
+            };
             let overlays = Overlays {
-                rare: rings.rare,
+                rare,
                 period: outcome
                     .summary
                     .period
