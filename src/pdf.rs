@@ -4,9 +4,12 @@
 //! plotters draws PNG and SVG only. This backend turns its lines, rectangles,
 //! circles, polygons and text into PDF path and text operators (through
 //! `pdf-writer`, which writes the file's objects and cross-references). One
-//! backend unit is one PDF point (1/72 inch). Text is set in Helvetica, one
-//! of the fonts every PDF reader has, so nothing is embedded; its anchor is
-//! placed with the metrics of the DejaVu font the other formats draw with.
+//! backend unit is one PDF point (1/72 inch). Text is set in Helvetica, and
+//! the mathematical signs and Greek letters Helvetica lacks (`≤`, `≥`, `−`,
+//! `≠`, `∞`, `π`, …) in Symbol: both are among the 14 standard fonts every
+//! PDF reader has, so nothing is embedded and `≤` prints as `≤`. A
+//! character neither has is shown as `?`. The anchor is placed with the
+//! metrics of the DejaVu font the other formats draw with.
 //! Colours with an alpha below 1 get a graphics state of that opacity.
 
 use std::collections::BTreeMap;
@@ -52,14 +55,15 @@ impl<'a> PdfBackend<'a> {
     /// The PDF file: catalog, one page, its font and opacity states, and
     /// the drawing.
     fn file(&mut self) -> Vec<u8> {
-        let (catalog, pages, page, font, content) = (
+        let (catalog, pages, page, font, content, symbol) = (
             Ref::new(1),
             Ref::new(2),
             Ref::new(3),
             Ref::new(4),
             Ref::new(5),
+            Ref::new(6),
         );
-        let state = |i: usize| Ref::new(6 + i as i32);
+        let state = |i: usize| Ref::new(7 + i as i32);
         let mut pdf = Pdf::new();
         pdf.catalog(catalog).pages(pages);
         pdf.pages(pages).kids([page]).count(1);
@@ -70,7 +74,9 @@ impl<'a> PdfBackend<'a> {
             p.parent(pages);
             p.contents(content);
             let mut res = p.resources();
-            res.fonts().pair(Name(b"F1"), font);
+            res.fonts()
+                .pair(Name(TEXT), font)
+                .pair(Name(SYMBOL), symbol);
             if !self.alphas.is_empty() {
                 let mut states = res.ext_g_states();
                 for &i in self.alphas.values() {
@@ -81,6 +87,8 @@ impl<'a> PdfBackend<'a> {
         pdf.type1_font(font)
             .base_font(Name(b"Helvetica"))
             .encoding_predefined(Name(b"WinAnsiEncoding"));
+        // Symbol's own encoding: no /Encoding entry.
+        pdf.type1_font(symbol).base_font(Name(b"Symbol"));
         for (&milli, &i) in &self.alphas {
             let a = milli as f32 / 1000.0;
             pdf.ext_graphics(state(i))
@@ -162,18 +170,73 @@ fn state_name(i: usize) -> String {
     format!("GS{i}")
 }
 
-/// Text as Helvetica can show it (WinAnsi): `−`, `≤` and `≥` spelt in
-/// ASCII, other characters beyond Latin-1 as `?`.
-fn win_ansi(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
+/// The resource names of the two fonts: Helvetica and Symbol.
+const TEXT: &[u8] = b"F1";
+const SYMBOL: &[u8] = b"F2";
+
+/// `c` in WinAnsiEncoding (Helvetica's), if it has it.
+fn win_ansi(c: char) -> Option<u8> {
+    Some(match c {
+        ' '..='~' | '\u{a0}'..='\u{ff}' => c as u32 as u8,
+        '€' => 0x80,
+        '…' => 0x85,
+        '‘' => 0x91,
+        '’' => 0x92,
+        '“' => 0x93,
+        '”' => 0x94,
+        '•' => 0x95,
+        '–' => 0x96,
+        '—' => 0x97,
+        _ => return None,
+    })
+}
+
+/// `c` in the Symbol font's built-in encoding, for what WinAnsi lacks.
+fn symbol(c: char) -> Option<u8> {
+    const GREEK: &str = "ΑΒΧΔΕΦΓΗΙ ΚΛΜΝΟΠΘΡΣΤΥ ΩΞΨΖ";
+    const GREEK_SMALL: &str = "αβχδεφγηι κλμνοπθρστυ ωξψζ";
+    if let Some(i) = GREEK.chars().position(|g| g == c && g != ' ') {
+        return Some(b'A' + i as u8);
+    }
+    if let Some(i) = GREEK_SMALL.chars().position(|g| g == c && g != ' ') {
+        return Some(b'a' + i as u8);
+    }
+    Some(match c {
+        '−' => 0x2d,
+        '≤' => 0xa3,
+        '∞' => 0xa5,
+        '←' => 0xac,
+        '→' => 0xae,
+        '≥' => 0xb3,
+        '∝' => 0xb5,
+        '∂' => 0xb6,
+        '≠' => 0xb9,
+        '≡' => 0xba,
+        '≈' => 0xbb,
+        '∈' => 0xce,
+        '∉' => 0xcf,
+        '∇' => 0xd1,
+        '∏' => 0xd5,
+        '√' => 0xd6,
+        '⋅' => 0xd7,
+        '∑' => 0xe5,
+        _ => return None,
+    })
+}
+
+/// `text` as runs of (font, bytes): Helvetica where WinAnsi has the
+/// character, Symbol where it has it, `?` in Helvetica otherwise.
+fn runs(text: &str) -> Vec<(&'static [u8], Vec<u8>)> {
+    let mut out: Vec<(&'static [u8], Vec<u8>)> = Vec::new();
     for c in text.chars() {
-        match c {
-            ' '..='~' => out.push(c as u8),
-            '\u{a0}'..='\u{ff}' => out.push(c as u32 as u8),
-            '−' => out.push(b'-'),
-            '≤' => out.extend_from_slice(b"<="),
-            '≥' => out.extend_from_slice(b">="),
-            _ => out.push(b'?'),
+        let (font, byte) = match (win_ansi(c), symbol(c)) {
+            (Some(b), _) => (TEXT, b),
+            (None, Some(b)) => (SYMBOL, b),
+            (None, None) => (TEXT, b'?'),
+        };
+        match out.last_mut() {
+            Some((f, bytes)) if *f == font => bytes.push(byte),
+            _ => out.push((font, vec![byte])),
         }
     }
     out
@@ -326,13 +389,13 @@ impl DrawingBackend for PdfBackend<'_> {
         // (dx, dy) in plotters' frame (y down), turned, then flipped.
         let (ox, oy) = (dx * cos - dy * sin, dx * sin + dy * cos);
         let (x, y) = (pos.0 as f32 + ox, self.y(pos.1) - oy);
-        let bytes = win_ansi(text);
         self.with_color(color, true, |c| {
-            c.begin_text()
-                .set_font(Name(b"F1"), size)
-                .set_text_matrix([cos, -sin, sin, cos, x, y])
-                .show(Str(&bytes))
-                .end_text();
+            c.begin_text().set_text_matrix([cos, -sin, sin, cos, x, y]);
+            // Each show moves the pen on: the runs follow each other.
+            for (font, bytes) in runs(text) {
+                c.set_font(Name(font), size).show(Str(&bytes));
+            }
+            c.end_text();
         });
         Ok(())
     }
@@ -377,6 +440,15 @@ mod tests {
         // plotters' top edge (y = 0) is PDF's y = 50.
         assert!(content.contains("0 50 m"), "{content}");
         assert!(content.contains("100 50 l"), "{content}");
-        assert_eq!(win_ansi("a−b·c✓ 0 ≤ n"), b"a-b\xb7c? 0 <= n");
+        let runs = runs("a−b·c✓ 0 ≤ n π");
+        let want: Vec<(&[u8], Vec<u8>)> = vec![
+            (TEXT, b"a".to_vec()),
+            (SYMBOL, b"-".to_vec()),
+            (TEXT, b"b\xb7c? 0 ".to_vec()),
+            (SYMBOL, b"\xa3".to_vec()),
+            (TEXT, b" n ".to_vec()),
+            (SYMBOL, b"p".to_vec()),
+        ];
+        assert_eq!(runs, want);
     }
 }

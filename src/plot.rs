@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 use plotters::coord::ranged1d::{AsRangedCoord, DefaultFormatting, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -176,10 +177,13 @@ pub struct PlotOptions {
     /// Size of the tick labels in pixels (points in a PDF); the title is
     /// drawn at 18/13 of it and the axis labels at 15/13.
     pub font_size: u32,
-    /// Side of a value's mark in pixels when every value is drawn (1 is a
-    /// pixel; the default 2 keeps 1,000 to 50,000 points visible). A few
-    /// values (a third of the columns or fewer) are dots of this radius.
-    pub point_size: u32,
+    /// Side of a value's mark in pixels (points in a PDF) when every
+    /// value is drawn; fractions are drawn at least one unit wide (the
+    /// default 2 keeps 1,000 to 50,000 points visible). A few values (a
+    /// third of the columns or fewer) are dots of this radius.
+    pub point_size: f64,
+    /// Whether the rare positions of [`Overlays::rare`] are ringed.
+    pub rings: bool,
 }
 
 impl Default for PlotOptions {
@@ -195,7 +199,8 @@ impl Default for PlotOptions {
             xlabel: "n".into(),
             ylabel: "G(n)".into(),
             font_size: 13,
-            point_size: 2,
+            point_size: 2.0,
+            rings: true,
         }
     }
 }
@@ -219,9 +224,11 @@ pub enum PlotError {
     #[error("--{what} {size} is larger than the picture: at most {side}, its shorter side")]
     Mark {
         what: &'static str,
-        size: u32,
+        size: f64,
         side: u32,
     },
+    #[error("--{what} {size}: must be a positive number")]
+    NotPositive { what: &'static str, size: f64 },
     #[error("reading values: {0}")]
     Read(#[from] io::Error),
     #[error("drawing: {0}")]
@@ -274,10 +281,13 @@ pub fn check(opts: &PlotOptions, len: u64) -> Result<(), PlotError> {
     // be drawn at the cost of its size squared.
     let side = opts.width.min(opts.height);
     for (what, size) in [
-        ("font-size", opts.font_size),
+        ("font-size", opts.font_size as f64),
         ("point-size", opts.point_size),
     ] {
-        if size > side {
+        if size.is_nan() || size <= 0.0 {
+            return Err(PlotError::NotPositive { what, size });
+        }
+        if size > side as f64 {
             return Err(PlotError::Mark { what, size, side });
         }
     }
@@ -544,9 +554,11 @@ fn draw_root<DB: DrawingBackend>(
     }
 }
 
-/// Numbers on the n axis: plain up to 10^6, then like `2.5e8`.
-fn fmt_n(n: u64) -> String {
-    if n < 1_000_000 {
+/// Numbers on the n axis, all in one notation: plain when the axis ends
+/// below 10^6, otherwise all like `2.5e8` (`0` stays `0`), so that no
+/// axis reads `900000 1e6`.
+fn fmt_n(n: u64, scientific: bool) -> String {
+    if !scientific || n == 0 {
         n.to_string()
     } else {
         let e = (n as f64).log10().floor() as i32;
@@ -556,6 +568,45 @@ fn fmt_n(n: u64) -> String {
         format!("{m}e{e}")
     }
 }
+
+/// Whether the n axis ending before `to` is labelled like `2.5e8`.
+fn scientific(to: u64) -> bool {
+    to > 1_000_000
+}
+
+/// How many labels the n axis has room for: each as wide as the longest
+/// (about 0.6 em a character; round numbers such as `2.5e8` or the
+/// axis' end written out) and 60% of that again between two.
+fn x_label_count(plot_width: u32, to: u64, font_size: u32) -> usize {
+    let widest = if scientific(to) {
+        fmt_n(
+            2_500_000_000 * 10u64.pow(to.ilog10().saturating_sub(9)),
+            true,
+        )
+        .len()
+    } else {
+        fmt_n(to.saturating_sub(1), false).len()
+    };
+    let per_label = 1.6 * 0.6 * font_size.max(1) as f64 * widest as f64;
+    ((plot_width as f64 / per_label) as usize).clamp(2, 12)
+}
+
+/// Radius of a rare position's ring: in proportion to the picture (4 at
+/// the default 1200 × 600, 1/150 of its shorter side), at least a point's
+/// side, and 2 at the least.
+pub fn ring_radius(opts: &PlotOptions) -> u32 {
+    let by_side = opts.width.min(opts.height) as f64 / 150.0;
+    by_side.max(opts.point_size).round().max(2.0) as u32
+}
+
+/// A mark's side (a dot's radius) in whole units: at least one.
+fn mark_side(point_size: f64) -> u32 {
+    point_size.round().max(1.0) as u32
+}
+
+/// Most values a pixel column may hold for every value to be drawn as a
+/// mark: beyond, marks merge into a solid block, so a density is drawn.
+const MARKS_PER_COLUMN: u64 = 16;
 
 fn draw_chart<DB: DrawingBackend, X>(
     root: &DrawingArea<DB, Shift>,
@@ -589,9 +640,43 @@ where
     };
     // Head room above the largest value, so its points sit inside the frame.
     let top = max + (max / 20).max(1);
-    let mut chart = ChartBuilder::on(root)
-        .caption(&opts.title, (font, scaled(18)))
+    // The legend goes above the plot area, right-aligned, so that no
+    // value and no ring covers it, nor it them.
+    let rare: Vec<u64> = if opts.rings {
+        overlays
+            .rare
+            .iter()
+            .copied()
+            .filter(|n| (from..to).contains(n))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut legend = Vec::new();
+    if let Some(p) = overlays.period {
+        legend.push((
+            format!(
+                "periodic from n = {} with period {}",
+                fmt_n(p.preperiod, p.preperiod >= 1_000_000),
+                p.period
+            ),
+            PERIODIC_LINE,
+        ));
+    }
+    if !rare.is_empty() {
+        legend.push((format!("{} rare positions", rare.len()), RARE));
+    }
+    let line = scaled(16);
+    // The title (if any) at the top, then the legend's lines under it.
+    let area = root.margin(12, 0, 0, 0);
+    let area = if opts.title.is_empty() {
+        area
+    } else {
+        area.titled(&opts.title, (font, scaled(18))).map_err(e)?
+    };
+    let mut chart = ChartBuilder::on(&area)
         .margin(12)
+        .margin_top(line * legend.len() as u32)
         .margin_right(36)
         .x_label_area_size(scaled(40))
         .y_label_area_size(scaled(60))
@@ -604,7 +689,6 @@ where
     let y_of = |row: usize| y0 - row as i32;
 
     // The proven periodic part goes under everything else.
-    let mut legend = Vec::new();
     if let Some(p) = overlays.period {
         if p.preperiod < to {
             let x = chart.backend_coord(&(p.preperiod.max(from), 0)).0;
@@ -621,23 +705,18 @@ where
                 .map_err(e)?;
             }
         }
-        legend.push((
-            format!(
-                "periodic from n = {} with period {}",
-                fmt_n(p.preperiod),
-                p.period
-            ),
-            PERIODIC_LINE,
-        ));
     }
 
+    let sci = scientific(to);
+    let x_labels = x_label_count((px.end - px.start) as u32, to, fs);
     chart
         .configure_mesh()
         .x_desc(&opts.xlabel)
         .y_desc(&opts.ylabel)
         .label_style((font, fs))
         .axis_desc_style((font, scaled(15)))
-        .x_label_formatter(&|n| fmt_n(*n))
+        .x_labels(x_labels)
+        .x_label_formatter(&|n| fmt_n(*n, sci))
         .light_line_style(RGBColor(238, 238, 238))
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()
@@ -660,7 +739,8 @@ where
     let mut bounds: Vec<u64> = (px.start..px.end).map(first_at).collect();
     bounds.push(to);
     let grid = aggregate(values, bounds, rows, top, progress)?;
-    let every_point = to - from <= POINT_LIMIT;
+    let every_point = to - from <= POINT_LIMIT
+        && to - from <= MARKS_PER_COLUMN * (px.end - px.start).max(1) as u64;
     let peak = grid
         .counts
         .iter()
@@ -689,13 +769,13 @@ where
         values.read(from, &mut buf)?;
         for (i, &v) in buf.iter().enumerate() {
             let at = (x_of(from + i as u64), y_of(grid.row(v)));
-            root.draw(&Circle::new(at, opts.point_size.max(1), INK.filled()))
+            root.draw(&Circle::new(at, mark_side(opts.point_size), INK.filled()))
                 .map_err(e)?;
         }
-    } else if every_point && opts.point_size > 1 {
+    } else if every_point && mark_side(opts.point_size) > 1 {
         // Every value a square mark of point_size pixels, centred on its
         // cell: visible where a pixel would not be.
-        let side = opts.point_size as i32;
+        let side = mark_side(opts.point_size) as i32;
         for (c, col) in grid.counts.iter().enumerate() {
             let x = px.start + c as i32 - side / 2;
             for (r, _) in col.iter().enumerate().filter(|(_, &k)| k != 0) {
@@ -767,29 +847,25 @@ where
         raster = paint;
     }
 
-    let rare: Vec<u64> = overlays
-        .rare
-        .iter()
-        .copied()
-        .filter(|n| (from..to).contains(n))
-        .collect();
     if !rare.is_empty() {
+        let radius = ring_radius(opts);
         let mut seen = std::collections::HashSet::new();
         let mut v = [0u32];
         for &n in &rare {
             values.read(n, &mut v)?;
             let at = (x_of(n), y_of(grid.row(v[0])));
             if seen.insert(at) {
-                root.draw(&Circle::new(at, 4, RARE.stroke_width(1)))
+                root.draw(&Circle::new(at, radius, RARE.stroke_width(1)))
                     .map_err(e)?;
             }
         }
-        legend.push((format!("{} rare positions", rare.len()), RARE));
     }
+    let above = py.start - line as i32 * legend.len() as i32 - 2;
     for (i, (text, c)) in legend.iter().enumerate() {
-        let style = TextStyle::from((font, fs).into_font()).color(c);
-        let line = scaled(16) as i32;
-        root.draw_text(text, &style, (px.start + 8, py.start + 6 + line * i as i32))
+        let style = TextStyle::from((font, fs).into_font())
+            .color(c)
+            .pos(Pos::new(HPos::Right, VPos::Top));
+        root.draw_text(text, &style, (px.end, above + line as i32 * i as i32))
             .map_err(e)?;
     }
     root.present().map_err(e)?;
@@ -867,9 +943,11 @@ mod tests {
 
     #[test]
     fn numbers_on_the_axis() {
-        assert_eq!(fmt_n(30000), "30000");
-        assert_eq!(fmt_n(1_000_000_000), "1e9");
-        assert_eq!(fmt_n(250_000_000), "2.5e8");
+        assert_eq!(fmt_n(30000, false), "30000");
+        assert_eq!(fmt_n(1_000_000_000, true), "1e9");
+        assert_eq!(fmt_n(250_000_000, true), "2.5e8");
+        assert_eq!(fmt_n(900_000, true), "9e5");
+        assert_eq!(fmt_n(0, true), "0");
     }
 
     #[test]

@@ -248,7 +248,7 @@ fn octal() -> Command {
 #[test]
 fn labels_font_and_point_sizes_are_the_options() {
     let values = mod4(2000);
-    let draw = |point_size: u32, font_size: u32| {
+    let draw = |point_size: f64, font_size: u32| {
         let opts = PlotOptions {
             xlabel: "heap size".into(),
             ylabel: "nim value".into(),
@@ -260,7 +260,7 @@ fn labels_font_and_point_sizes_are_the_options() {
         let pic = render(&values, &opts, &Overlays::default(), Format::Svg, &|_| {}).unwrap();
         String::from_utf8(pic.bytes).unwrap()
     };
-    let svg = draw(3, 13);
+    let svg = draw(3.0, 13);
     for label in ["heap size", "nim value", "Kayles"] {
         assert!(svg.contains(&format!("\n{label}\n</text>")), "no {label:?}");
     }
@@ -276,7 +276,7 @@ fn labels_font_and_point_sizes_are_the_options() {
     assert!(marks(&svg, 3) > 400, "only {} marks of 3", marks(&svg, 3));
     assert_eq!(marks(&svg, 1), 0);
     // Point size 1 is the old pixel marks (runs of cells, 1 wide).
-    assert_eq!(marks(&draw(1, 13), 3), 0);
+    assert_eq!(marks(&draw(1.0, 13), 3), 0);
     // A larger font: the text is drawn larger than the default's.
     let size = |svg: &str| -> f64 {
         let at = svg.find("\nheap size\n").unwrap();
@@ -284,7 +284,7 @@ fn labels_font_and_point_sizes_are_the_options() {
         let f = head.find("font-size=\"").unwrap() + 11;
         head[f..f + head[f..].find('"').unwrap()].parse().unwrap()
     };
-    assert!(size(&draw(2, 26)) > 1.8 * size(&draw(2, 13)));
+    assert!(size(&draw(2.0, 26)) > 1.8 * size(&draw(2.0, 13)));
 }
 
 #[test]

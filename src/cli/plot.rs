@@ -45,7 +45,8 @@ pub struct PlotArgs {
 /// points.
 #[derive(clap::Args, Debug, Clone)]
 pub struct FigureOpts {
-    /// The title (default: the code and the range drawn).
+    /// The title (default: the code and the range drawn); `--title ""`
+    /// draws none.
     #[arg(long)]
     title: Option<String>,
     /// The n axis' label.
@@ -59,9 +60,14 @@ pub struct FigureOpts {
     #[arg(long, default_value_t = 13)]
     font_size: u32,
     /// Side of each value's mark when every value is drawn: pixels, or
-    /// points with --width-in/--height-in.
-    #[arg(long, default_value_t = 2)]
-    point_size: u32,
+    /// points with --width-in/--height-in; fractions such as 0.3 are
+    /// drawn at least one pixel (one point in a PDF) wide.
+    #[arg(long, default_value_t = 2.0)]
+    point_size: f64,
+    /// How rare positions are marked: `rings` (red rings, sized with the
+    /// picture and the points) or `none`.
+    #[arg(long, default_value = "rings", value_parser = ["rings", "none"])]
+    rare: String,
     /// Width in inches (replaces --width): PNG at --dpi, SVG at 96 px an
     /// inch, PDF at 72 points an inch.
     #[arg(long, requires = "height_in")]
@@ -126,6 +132,7 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
     let source = parse_source(&source)?;
     let (width, height, per_point) = figure.size(format, width, height)?;
     let scaled = |x: u32| ((x as f64 * per_point).round() as u32).max(1);
+    let default_title = figure.title.is_none();
     let to = to.map(|t| parse_to("to", &t)).transpose()?;
     if to.is_none() && matches!(source, Source::Code(_)) {
         return Err(input("--to is required when plotting a code"));
@@ -141,23 +148,25 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
         xlabel: figure.xlabel.clone(),
         ylabel: figure.ylabel.clone(),
         font_size: scaled(figure.font_size),
-        point_size: scaled(figure.point_size),
-        ..PlotOptions::default()
+        point_size: figure.point_size * per_point,
+        rings: figure.rare == "rings",
+        max_value: None,
     };
     if to.is_some() {
         octal::plot::check(&opts, u64::MAX)?;
     } else {
-        // Size and range are checked once the file's length is known.
+        // Size and range are checked once the file's length is known
+        // (two values at least, for a log axis from n = 1).
         octal::plot::check(
             &PlotOptions {
-                to: opts.from + 1,
+                to: opts.from + 2,
                 ..opts.clone()
             },
             u64::MAX,
         )?;
     }
     if is_stdout(&output) {
-        let p = plot_source(source, &mut opts, format, quiet, &engine)?;
+        let p = plot_source(source, &mut opts, default_title, format, quiet, &engine)?;
         let mut out = std::io::stdout().lock();
         out.write_all(&p.bytes)
             .and_then(|()| out.flush())
@@ -183,7 +192,7 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
             e
         }
     })?;
-    let picture = plot_source(source, &mut opts, format, quiet, &engine)?;
+    let picture = plot_source(source, &mut opts, default_title, format, quiet, &engine)?;
     out.file()
         .write_all(&picture.bytes)
         .with_context(|| format!("writing {}", output.display()))?;
@@ -206,41 +215,31 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Gets the values of a plot and draws them.
-/// Most values read back to find a file's rare positions for a plot.
-const RINGS_MAX: u64 = 1 << 24;
+/// Most values of a run in memory copied to find their rare positions as
+/// a store of them would (32 to 64 MiB).
+const COPY_MAX: u64 = 1 << 24;
 
-/// The rare positions below `to` of a sequence's values (a run's, a
-/// store's or a file's), for the plot's rings: a fresh sparse engine
-/// handed G(0..to) rebuilds its mask
-/// and rare list from them and computes nothing. Past [`RINGS_MAX`] values
-/// (64 MiB read back) none are drawn. The period is not redrawn here: a
-/// file's summary does not keep it.
-fn file_overlays(values: &dyn octal::plot::Values, code: &Code, to: u64) -> Result<Overlays> {
-    if to > RINGS_MAX || to == 0 {
-        return Ok(Overlays::default());
-    }
-    let mut g = vec![0u32; to as usize];
-    values.read(0, &mut g)?;
-    let Ok(mut engine) = EngineKind::Sparse.build_with(code, 1, Default::default()) else {
-        return Ok(Overlays::default());
+/// The rare positions of G(0..to) of `code` (a run's, a store's or a
+/// file's values), for the plot's rings: the rare list of the summary a
+/// fresh sparse engine makes of those values (as `octal run` on a store
+/// gives it), so that a store and its code draw the same rings.
+fn rare_overlays(code: &Code, g: SeqRef<'_>) -> Overlays {
+    let rare = match run::rare_of_values(code, g) {
+        Ok(summary) => summary.rare_list.unwrap_or_default(),
+        // A game the sparse engine does not take has no rare positions.
+        Err(_) => Vec::new(),
     };
-    engine.extend_u32(&mut g, to as usize).map_err(|o| {
-        anyhow::anyhow!(
-            "rebuilding the rare positions: value {} at {}",
-            o.value,
-            o.at
-        )
-    })?;
-    Ok(Overlays {
-        rare: engine.rare_positions(),
+    Overlays {
+        rare: rare.into_iter().map(|(n, _)| n).collect(),
         period: None,
-    })
+    }
 }
 
+/// Gets the values of a plot and draws them.
 fn plot_source(
     source: Source,
     opts: &mut PlotOptions,
+    default_title: bool,
     format: Format,
     quiet: bool,
     engine: &EngineOpts,
@@ -253,17 +252,24 @@ fn plot_source(
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            if opts.title.is_empty() {
+            if default_title {
                 opts.title = format!("{}: G(n) for {} ≤ n < {}", job.code, opts.from, opts.to);
             }
             if opts.from == 0 {
                 opts.max_value = Some(outcome.summary.max_value);
             }
             // Rings as for a store of the same values (the mask chosen
-            // from them all), so that both pictures are one.
-            let rings = file_overlays(&outcome.seq, &job.code, opts.to)?;
+            // from them all), so that both pictures are one; past
+            // COPY_MAX values, the run's own list, rather than a copy of
+            // them all.
+            let rare = if opts.to <= COPY_MAX {
+                rare_overlays(&job.code, outcome.seq.view(0, opts.to as usize)).rare
+            } else {
+                let list = outcome.summary.rare_list.clone().unwrap_or_default();
+                list.into_iter().map(|(n, _)| n).collect()
+            };
             let overlays = Overlays {
-                rare: rings.rare,
+                rare,
                 period: outcome
                     .summary
                     .period
@@ -283,7 +289,7 @@ fn plot_source(
             check_range(&path, opts.from, Some(opts.to), opened.len())?;
             // All the checksums at once, before drawing.
             opened.view(opts.from, opts.to)?;
-            if opts.title.is_empty() {
+            if default_title {
                 opts.title = format!(
                     "{}: G(n) for {} ≤ n < {}",
                     opened.code(),
@@ -294,7 +300,15 @@ fn plot_source(
             if opts.from == 0 && opened.len() == opts.to {
                 opts.max_value = Some(opened.max_value());
             }
-            let overlays = file_overlays(&opened, opened.code(), opts.to)?;
+            // The rare positions of all the values held, as the file's
+            // summary gives them (its mask is chosen from them all).
+            let overlays = match opened.view(0, opened.len())? {
+                Some(g) => rare_overlays(opened.code(), g),
+                None => {
+                    let g = opened.read(0, opened.len())?;
+                    rare_overlays(opened.code(), g.view(0, g.len()))
+                }
+            };
             draw(&opened, opts, &overlays, format, quiet)
         }
     }
