@@ -267,8 +267,9 @@ fn result_path(dir: &Path, code: &Code) -> PathBuf {
     dir.join("results").join(format!("{code}.json"))
 }
 
-/// The most a results file holds (a result is a few hundred bytes).
-const RESULT_BYTES: u64 = 1 << 20;
+/// The most a results file holds: a result is a few hundred bytes, plus
+/// up to [`octal::run::RARE_LIST_MAX`] rare positions (about 20 bytes each).
+const RESULT_BYTES: u64 = 16 << 20;
 
 /// What the census directory holds of `e`, checked: its result, if one is
 /// kept whose store holds the values it was made from. A damaged or
