@@ -200,15 +200,39 @@ pub struct ClassClaim {
 }
 
 impl ClassClaim {
-    /// Reads a row of a census' `census.jsonl` (fields `members`,
-    /// `status`, `period`, `preperiod`, `reach`).
+    /// Reads a row of a census' `census.jsonl` (fields `code` and
+    /// `relations`, or `members` in older rows; `status`, `period`,
+    /// `preperiod`, `reach`).
     pub fn from_census_row(row: &serde_json::Value) -> Result<ClassClaim, LiteratureError> {
-        let members = row["members"]
-            .as_array()
-            .ok_or_else(|| LiteratureError::Member(format!("no members in {row}")))?
-            .iter()
-            .map(|m| Member::parse_census(m.as_str().unwrap_or_default()))
-            .collect::<Result<Vec<_>, _>>()?;
+        let members = match row["relations"].as_array() {
+            // The census' own data: its first code, then each member with
+            // the shift composed and checked against it.
+            Some(relations) => {
+                let parse = |c: &serde_json::Value| {
+                    let text = c.as_str().unwrap_or_default();
+                    text.parse::<Code>()
+                        .map_err(|_| LiteratureError::Member(text.to_string()))
+                };
+                let mut members = vec![Member {
+                    code: parse(&row["code"])?,
+                    shift: Some(0),
+                }];
+                for r in relations {
+                    members.push(Member {
+                        code: parse(&r["code"])?,
+                        shift: r["shift"].as_i64(),
+                    });
+                }
+                members
+            }
+            // Rows of censuses before the relations were recorded.
+            None => row["members"]
+                .as_array()
+                .ok_or_else(|| LiteratureError::Member(format!("no members in {row}")))?
+                .iter()
+                .map(|m| Member::parse_census(m.as_str().unwrap_or_default()))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
         let outcome = match (row["status"].as_str(), row["period"].as_u64()) {
             (Some("periodic"), Some(period)) => Outcome::Periodic {
                 period,

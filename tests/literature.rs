@@ -51,7 +51,8 @@ impl Cache {
 fn census_rows() -> Vec<serde_json::Value> {
     CENSUS
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r.get("code").is_some()) // not the provenance line
         .collect()
 }
 
