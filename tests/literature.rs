@@ -404,9 +404,10 @@ fn the_three_digit_census_against_the_literature() {
     );
     has("0.15", "agrees with Lu (lecture notes) (.15; period only)");
     has("0.26", "agrees with Cookie Cutter thesis (0.337)");
-    // Dawson's chess, .137, sits in the class of .4 only "by a chain": the
-    // values find its shift (2), so A002187's last exception 51 is
-    // compared in full, not the period alone.
+    // Dawson's chess, .137, sits in the class of .4 shifted by 2: the
+    // census row's relations give the shift (and the values find the same
+    // one), so A002187's last exception 51 is compared in full, not the
+    // period alone, with or without values.
     let i = rows.iter().position(|r| r["code"] == "0.4").unwrap();
     let dawson = all[i]
         .iter()
@@ -418,5 +419,5 @@ fn the_three_digit_census_against_the_literature() {
     let bare = lit.judge(&ClassClaim::from_census_row(&rows[i]).unwrap(), None);
     assert!(bare
         .iter()
-        .any(|s| s.to_string() == "agrees with OEIS A002187 (.137; period only)"));
+        .any(|s| s.to_string() == "agrees with OEIS A002187 (.137)"));
 }
