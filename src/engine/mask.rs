@@ -80,9 +80,14 @@ impl RareClass {
         }
     }
 
+    /// The mask's bits (`0x1ee` → 494); None when the text is not hex.
+    pub fn bits(&self) -> Option<u32> {
+        u32::from_str_radix(self.mask.trim_start_matches("0x"), 16).ok()
+    }
+
     /// Whether heap `n` with value `g` is of the rare class.
     pub fn is_rare(&self, n: u64, g: u32) -> bool {
-        let bits = u32::from_str_radix(self.mask.trim_start_matches("0x"), 16).unwrap_or(0);
+        let bits = self.bits().unwrap_or(0);
         let want = (self.parity + u32::from(self.position_parity) * (n & 1) as u32) & 1;
         (g & bits).count_ones() & 1 == want
     }
