@@ -60,6 +60,15 @@ impl Row {
             .map_or("unlisted", |l| l.label.as_str())
     }
 
+    /// What the literature says in words (which source, and the evidence
+    /// of a disagreement), else the label alone.
+    pub fn literature_text(&self) -> &str {
+        self.literature
+            .as_ref()
+            .and_then(|l| l.text.as_deref())
+            .unwrap_or_else(|| self.literature_label())
+    }
+
     /// The status word: periodic, open or stopped.
     pub fn status_word(&self) -> &'static str {
         match self.result.status {
@@ -73,8 +82,7 @@ impl Row {
     /// uses position parity.
     pub fn mask(&self) -> Option<(u32, Option<bool>)> {
         if let Some(rc) = &self.result.rare_class {
-            let bits = u32::from_str_radix(rc.mask.trim_start_matches("0x"), 16).ok()?;
-            return Some((bits, Some(rc.position_parity)));
+            return Some((rc.bits()?, Some(rc.position_parity)));
         }
         self.result.rare_mask.map(|b| (b, None))
     }

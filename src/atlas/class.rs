@@ -165,7 +165,7 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
             .as_deref()
             .map_or_else(dash, |c| format!("<code>{}</code>", esc(c))),
     );
-    fact(&mut b, "literature", &esc(row.literature_label()));
+    fact(&mut b, "literature", &esc(row.literature_text()));
     fact(&mut b, "checked", &esc(&checked_word(row, census)));
     b.push_str("</dl></section>\n");
 

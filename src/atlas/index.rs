@@ -25,6 +25,9 @@ pub struct Entry {
     rare: Option<u64>,
     reach: u64,
     literature: String,
+    /// The source a new result is new against, or a disagreement is
+    /// with, in words; empty for the other labels.
+    against: String,
     checked: String,
 }
 
@@ -49,6 +52,10 @@ impl Entry {
             rare: row.rare_count(),
             reach: r.reach,
             literature: row.literature_label().to_string(),
+            against: match row.literature_label() {
+                "new" | "disagrees" => row.literature_text().to_string(),
+                _ => String::new(),
+            },
             checked: class::checked_word(row, census),
         }
     }
@@ -138,7 +145,12 @@ pub fn page(entries: &[Entry], census: &Census) -> String {
         number(&mut b, Some(e.reach));
         let _ = writeln!(
             b,
-            "<td class=\"lit {l}\">{l}</td><td>{}</td></tr>",
+            "<td class=\"lit {l}\">{l}{}</td><td>{}</td></tr>",
+            if e.against.is_empty() {
+                String::new()
+            } else {
+                format!("<br><small>{}</small>", esc(&e.against))
+            },
             esc(&e.checked),
             l = esc(&e.literature)
         );
