@@ -84,7 +84,8 @@ pub trait Engine: Send {
 }
 
 /// The engines a user can pick with `--engine`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     /// Sparse space with SIMD pair scans and threads: the fast engine.

@@ -18,7 +18,8 @@ use crate::code::Code;
 pub const MAX_VERTICES: usize = 24;
 
 /// Which in-degrees make a vertex deletable (both players alike).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Variant {
     /// Odd/Odd: vertices of odd in-degree.
     #[default]
