@@ -1,0 +1,207 @@
+//! The summary a run ends with: one typed record that the human report,
+//! the JSON and the Python package are all written from.
+
+use serde::Serialize;
+
+use crate::code::Code;
+use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, RareClass};
+use crate::period::{self, Detector, Notation, Period};
+use crate::seq::{Seq, SeqRef};
+use crate::stats::Stats;
+
+use super::JobError;
+
+/// An apparent period in JSON: `checked_to` for the values it holds over,
+/// not the `proven_at` of a proof.
+fn apparent_json<S: serde::Serializer>(p: &Option<Period>, s: S) -> Result<S::Ok, S::Error> {
+    p.map(|p| {
+        serde_json::json!({
+            "period": p.period,
+            "preperiod": p.preperiod,
+            "checked_to": p.proven_at,
+            "bound": p.bound,
+        })
+    })
+    .serialize(s)
+}
+
+/// The summary a run ends with; `--json` prints it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub code: String,
+    pub values: u64,
+    pub max_value: u32,
+    pub first_max_at: u64,
+    /// How many n < values have G(n) = 0, counting n = 0 (G(0) = 0 in every
+    /// game), as the published count of 14 for `0.6` does.
+    pub zeros: u64,
+    /// The same without n = 0, as the published count of 13 for `.161`.
+    pub zeros_from_1: u64,
+    pub last_value: u32,
+    /// FNV-1a-64 over the values as little-endian u32, as 16 hex digits.
+    pub checksum: String,
+    pub seconds: f64,
+    pub values_per_second: f64,
+    pub bytes_per_value: usize,
+    #[serde(flatten)]
+    pub engine: EngineInfo,
+    /// The instruction set the kernels ran on (`scalar`, `avx2`,
+    /// `avx512`, `neon`): the host's best, or `OCTAL_ISA`.
+    pub isa: &'static str,
+    /// The proven period, if any.
+    pub period: Option<Period>,
+    /// Without a proof: the period the values show so far, if any. In
+    /// JSON its `proven_at` (nothing is proven) is `checked_to`: the
+    /// values it holds over.
+    #[serde(serialize_with = "apparent_json")]
+    pub apparent_period: Option<Period>,
+    /// False when no period of this game can be proven at all.
+    pub period_provable: bool,
+    /// The values up to the end of the first period in the lecture
+    /// notes' nim-sequence notation, the period's ends dotted (U+0307),
+    /// when at most 200 characters (see [`period::notation`]).
+    pub period_notation: Option<String>,
+    /// The same in LaTeX, `0.\dot{1}10112212\dot{2}`.
+    pub period_notation_latex: Option<String>,
+    /// Which positions are rare (the sparse-space split: the mask and the
+    /// parity a rare heap's value has); null for a game run without
+    /// sparse space.
+    pub rare_class: Option<RareClass>,
+    /// The rare positions n ≥ 1 with their values, `[[n, G(n)], …]` in
+    /// order of n (heap 0, never paired, is left out as `rare_positions`
+    /// leaves it out; `rare_class` says whether G(0) = 0 is of the rare
+    /// class). At most [`RARE_LIST_MAX`], the first ones; null without
+    /// sparse space.
+    pub rare_list: Option<Vec<(u64, u32)>>,
+    /// Whether `rare_list` holds every rare position (false when it was
+    /// cut at [`RARE_LIST_MAX`]); null without sparse space.
+    pub rare_list_complete: Option<bool>,
+    /// The store holding the values, for runs kept on disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store: Option<String>,
+    /// How many values the store already held when this session began.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed_from: Option<u64>,
+    /// For the summary of a store's first `values` only (a target below
+    /// what it holds, so nothing was computed): how many it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<u64>,
+}
+
+/// Most rare positions a summary lists. A game in sparse space has few (a
+/// few thousand for `0.6` to 2^30); one with a hundred thousand has no
+/// sparse space to speak of, and its list would outweigh the rest of the
+/// summary, so it is cut there and `rare_list_complete` says so.
+pub const RARE_LIST_MAX: usize = 100_000;
+
+/// `[(n, G(n))]` for the rare `positions` (at most [`RARE_LIST_MAX`]) and
+/// whether that is all of them; positions past `g` are left out.
+pub fn rare_list(positions: &[u64], g: SeqRef<'_>) -> (Vec<(u64, u32)>, bool) {
+    let known = positions.partition_point(|&n| (n as usize) < g.len());
+    let list = positions[..known.min(RARE_LIST_MAX)]
+        .iter()
+        .map(|&n| (n, g.get(n as usize)))
+        .collect();
+    (list, known <= RARE_LIST_MAX && known == positions.len())
+}
+
+/// The sparse-space facts of `g`, the values G(0..g.len()) of `code`, as
+/// a fresh engine with the automatic mask finds them (what a run's summary
+/// of these values says): for values read from a file or from a store
+/// opened read-only. The values are copied (the engine takes a mutable
+/// slice); nothing is computed. `info` has only the sparse-space fields.
+pub fn rare_of_values(code: &Code, g: SeqRef<'_>) -> Result<Summary, JobError> {
+    let mut engine = EngineKind::Sparse.build_with(code, 1, MaskSpec::Auto)?;
+    let mut seq = match g {
+        SeqRef::U16(v) => Seq::U16(v.to_vec()),
+        SeqRef::U32(v) => Seq::U32(v.to_vec()),
+    };
+    let n = seq.len();
+    // `from == g.len()`: the engine rebuilds its state and computes nothing.
+    let built = match &mut seq {
+        Seq::U16(v) if n > 0 => engine.extend_u16(v, n),
+        Seq::U32(v) if n > 0 => engine.extend_u32(v, n),
+        _ => Ok(()),
+    };
+    debug_assert!(built.is_ok());
+    let mut summary = Summary::new(code, &Stats::default(), 0.0, seq.width(), engine.info());
+    summary.set_rare(&*engine, seq.view(0, n));
+    Ok(summary)
+}
+
+/// Longest nim-sequence notation a summary carries, in characters.
+const NOTATION_MAX: usize = 200;
+
+impl Summary {
+    /// `(period, preperiod)` when a period is proven.
+    pub fn proven_period(&self) -> (Option<u64>, Option<u64>) {
+        match &self.period {
+            Some(p) => (Some(p.period), Some(p.preperiod)),
+            None => (None, None),
+        }
+    }
+
+    pub fn new(code: &Code, stats: &Stats, seconds: f64, width: usize, engine: EngineInfo) -> Self {
+        Summary {
+            code: code.to_string(),
+            values: stats.values,
+            max_value: stats.max_value,
+            first_max_at: stats.first_max_at,
+            zeros: stats.zeros,
+            zeros_from_1: stats.zeros.saturating_sub(1),
+            last_value: stats.last_value,
+            checksum: stats.checksum.hex(),
+            seconds,
+            values_per_second: if seconds > 0.0 {
+                stats.values as f64 / seconds
+            } else {
+                0.0
+            },
+            bytes_per_value: width,
+            engine,
+            isa: octal_kernels::isa::current().name(),
+            period: None,
+            apparent_period: None,
+            period_provable: true,
+            period_notation: None,
+            period_notation_latex: None,
+            rare_class: None,
+            rare_list: None,
+            rare_list_complete: None,
+            store: None,
+            resumed_from: None,
+            held: None,
+        }
+    }
+
+    /// Fills in the rare positions of `engine` (which has computed, or
+    /// rebuilt its state from, the values `g`) with their values.
+    pub fn set_rare(&mut self, engine: &dyn Engine, g: SeqRef<'_>) {
+        self.rare_class = engine.rare_class();
+        if self.rare_class.is_some() {
+            let (list, complete) = rare_list(&engine.rare_positions(), g);
+            self.rare_list = Some(list);
+            self.rare_list_complete = Some(complete);
+        } else {
+            self.rare_list = None;
+            self.rare_list_complete = None;
+        }
+    }
+
+    /// Fills in what `detector` found in `seq`.
+    pub fn set_period(&mut self, detector: &Detector, seq: SeqRef<'_>) {
+        self.period = detector.proven();
+        self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
+        self.period_provable = detector.can_prove();
+        let notation = |style| {
+            self.period
+                .or(self.apparent_period)
+                .and_then(|p| match seq {
+                    SeqRef::U16(v) => period::notation(v, &p, NOTATION_MAX, style),
+                    SeqRef::U32(v) => period::notation(v, &p, NOTATION_MAX, style),
+                })
+        };
+        self.period_notation = notation(Notation::Text);
+        self.period_notation_latex = notation(Notation::Latex);
+    }
+}
