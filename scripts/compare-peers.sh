@@ -15,6 +15,8 @@
 #
 # ogsolve is installed into a temporary directory (nothing is vendored);
 # OGSOLVE=/path/to/ogsolve reuses a binary installed that way before.
+# OCTAL=/path/to/octal times that octal binary instead of this checkout's
+# (say, a copy built at an earlier commit, for a before/after comparison).
 # For each game its fastest method is picked by a pilot run at 1/20 of the
 # size (the naive method only for games without sparse space). Agreement is
 # checked on G(N−1) and on the number of zeros (ogsolve's "losing positions").
@@ -48,7 +50,8 @@ else
     ogsolve="$tmp/bin/ogsolve"
 fi
 cargo build --release --quiet --bin octal --example core_latency
-octal=target/release/octal
+octal=${OCTAL:-target/release/octal}
+"$octal" --version >&2
 # The round trip between two threads, in ns: two threads gain less while
 # the machine's two cores are far apart (see examples/core_latency.rs).
 round_trip() { target/release/examples/core_latency; }
