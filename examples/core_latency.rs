@@ -4,9 +4,9 @@
 //!
 //! Why it exists: the engine's two threads hand work and data between two
 //! cores, and what that costs depends on how far apart the cores are.
-//! On the shared virtual machines the speed tables were made on, it
-//! changes for seconds to minutes at a time (about 85 ns, or about 370
-//! ns), and runs on two threads change with it. `scripts/compare-peers.sh`
+//! On shared virtual machines it changes for seconds to minutes at a
+//! time, and runs on two threads change with it (the figures are in
+//! docs/performance.md, "How to measure"). `scripts/compare-peers.sh`
 //! prints it beside each game, so that a table says which kind of spell
 //! it was made in. `cargo run --release --example core_latency`.
 
