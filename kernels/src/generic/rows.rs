@@ -40,6 +40,11 @@ pub struct Check<F> {
 /// `p` points to GROUP rows of ROW bytes; `zero_mask` may be called on any
 /// 64 bytes of them.
 #[inline(always)]
+// Only the vector checks take it: none on other architectures.
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) unsafe fn row_candidates<'e, const ROW: usize>(
     p: *const u8,
     check: &Check<impl Fn(usize) -> &'e [u64]>,

@@ -6,8 +6,8 @@
 //! form that takes a path as an argument, so that tests and benchmarks
 //! reach every path the host has ([`available`]), not only the one
 //! dispatch picks. A path is named by an [`Isa`]; what runs is its
-//! [`Level`], which also says whether the AVX-512 chip has VBMI (decided
-//! here, once: see [`Isa::level`]), and `crate::platform` holds the one
+//! `Level`, which also says whether the AVX-512 chip has VBMI (decided
+//! here, once: see `Isa::level`), and `crate::platform` holds the one
 //! `match` on the level that each kernel makes. The paths:
 //!
 //! | path | where | what |

@@ -10,7 +10,7 @@
 //! The vector paths take full groups of [`GROUP`] rows of u16 values on the
 //! row widths the caller dispatches on; everything else takes the portable
 //! loop, which is also the `scalar` path. The loop over the groups is in
-//! [`groups`]; what each level runs is `crate::platform`'s choice.
+//! `groups`; what each level runs is `crate::platform`'s choice.
 
 mod groups;
 #[cfg(test)]
