@@ -280,13 +280,13 @@ pub(crate) unsafe fn run_groups<const ROW: usize>(
 /// bytes with the AVX2 check: they need VBMI's byte permutes.
 ///
 /// # Safety
-/// As for [`run_groups`], for every checked run; `lims` has GROUP limits.
+/// As for [`run_groups`], for every checked run `(xs[i], g + starts[i])`;
+/// `lims` has GROUP limits.
 #[inline(always)]
 pub(crate) unsafe fn check_group<'e, const ROW: usize>(
     level: Level,
     p: *mut u8,
-    xs: &[u32],
-    starts: &[usize],
+    (xs, starts): (&[u32], &[usize]),
     g: *const u16,
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],

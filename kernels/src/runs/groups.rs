@@ -178,7 +178,7 @@ unsafe fn check_rows<'e, const ROW: usize, V: Value>(
         // SAFETY: a full group of u16 values at a vector level, as for
         // the groups of `flag`; lims has a limit for each of the GROUP
         // rows.
-        unsafe { platform::check_group::<ROW>(level, p, xs, starts, g16.add(k), &shifted, lims) };
+        unsafe { platform::check_group::<ROW>(level, p, (xs, starts), g16.add(k), &shifted, lims) };
         return;
     }
     for (t, lim) in lims.iter_mut().enumerate() {

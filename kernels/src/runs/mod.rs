@@ -131,12 +131,7 @@ impl Runs {
     /// above every `x ⊕ g[…]`): a list made once serves every tile of its
     /// rows. The list must have no checked runs.
     pub fn flag<V: Value>(&self, flags: &mut [u8], row: usize, g: &[V], rows: Range<usize>) {
-        assert!(self.check_xs.is_empty(), "Runs::flag: checked runs");
-        let none = Checked {
-            check: &NO_CHECK,
-            lims: &mut [],
-        };
-        self.flag_at(isa::level(), flags, row, g, rows, none);
+        self.flag_flagged(isa::level(), flags, row, g, rows);
     }
 
     /// [`Runs::flag`] on the path `isa` (which the host must have).
@@ -148,12 +143,25 @@ impl Runs {
         g: &[V],
         rows: Range<usize>,
     ) {
+        self.flag_flagged(isa::on_host_level(isa), flags, row, g, rows);
+    }
+
+    /// [`Runs::flag`] at `level`: a list with no checked runs.
+    #[inline]
+    fn flag_flagged<V: Value>(
+        &self,
+        level: Level,
+        flags: &mut [u8],
+        row: usize,
+        g: &[V],
+        rows: Range<usize>,
+    ) {
         assert!(self.check_xs.is_empty(), "Runs::flag: checked runs");
         let none = Checked {
             check: &NO_CHECK,
             lims: &mut [],
         };
-        self.flag_at(isa::on_host_level(isa), flags, row, g, rows, none);
+        self.flag_at(level, flags, row, g, rows, none);
     }
 
     /// [`Runs::flag`] with the checked runs too ([`Runs::push_checked`]).
