@@ -21,9 +21,8 @@ pub const SET_MAX: usize = 2048;
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn tables(bytes: &[u8; SET_MAX / 8]) -> [uint8x16x4_t; 4] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let p = bytes.as_ptr();
         [
@@ -44,9 +43,8 @@ unsafe fn tables(bytes: &[u8; SET_MAX / 8]) -> [uint8x16x4_t; 4] {
 /// power of two and `64 · bits.len() ≤ SET_MAX`.
 #[target_feature(enable = "neon")]
 pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let bound = 64 * bits.len();

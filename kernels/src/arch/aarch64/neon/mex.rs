@@ -11,9 +11,8 @@ use super::{zero_mask16, zero_mask64};
 /// NEON is present.
 #[target_feature(enable = "neon")]
 pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = flags.len();
         let p = flags.as_ptr();
@@ -47,9 +46,8 @@ pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
 /// NEON is present; `out` holds `flags.len()` bits.
 #[target_feature(enable = "neon")]
 pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = flags.len();
         let p = flags.as_ptr();

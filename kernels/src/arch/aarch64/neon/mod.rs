@@ -17,9 +17,8 @@ pub(crate) mod witness;
 #[inline]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn or_lanes(v: uint16x8_t) -> u16 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let mut lanes = [0u16; 8];
         vst1q_u16(lanes.as_mut_ptr(), v);
@@ -36,9 +35,8 @@ pub(crate) unsafe fn or_lanes(v: uint16x8_t) -> u16 {
 #[inline]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> [uint16x8_t; 4] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         debug_assert!(k + 32 <= n && hi.len() == n);
@@ -71,9 +69,8 @@ pub(crate) unsafe fn rev16(x: uint16x8_t) -> uint16x8_t {
 #[inline]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn zero_mask16(p: *const u8) -> u64 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let m = vandq_u8(vceqzq_u8(vld1q_u8(p)), bit_weights());
         (vaddv_u8(vget_low_u8(m)) as u64) | (vaddv_u8(vget_high_u8(m)) as u64) << 8
@@ -89,9 +86,8 @@ pub(crate) unsafe fn zero_mask16(p: *const u8) -> u64 {
 #[inline]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn zero_mask64(p: *const u8) -> u64 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let w = bit_weights();
         let m0 = vandq_u8(vceqzq_u8(vld1q_u8(p)), w);
@@ -112,9 +108,8 @@ pub(crate) unsafe fn zero_mask64(p: *const u8) -> u64 {
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn bit_weights() -> uint8x16_t {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         const W: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
         vld1q_u8(W.as_ptr())

@@ -16,9 +16,8 @@ use super::zero_mask64;
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let mut off = [0u16; GROUP];
         for (t, o) in off.iter_mut().enumerate() {
@@ -45,9 +44,8 @@ unsafe fn row_offsets<const ROW: usize>() -> [uint16x8_t; 4] {
 /// GROUP rows of ROW bytes; `xs` and `starts` have one length.
 #[target_feature(enable = "neon")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
         debug_assert_eq!(xs.len(), starts.len());
@@ -89,9 +87,8 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
         // Candidates by row; u16::MAX, which no keyed value equals when keyed

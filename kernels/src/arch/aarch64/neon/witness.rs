@@ -25,9 +25,8 @@ pub unsafe fn strike_xors_u16(
     hi: &[u16],
     mut block: impl FnMut(&mut [u64], &[u16], &[u16]) -> bool,
 ) -> bool {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let bits = set.len() * 64;

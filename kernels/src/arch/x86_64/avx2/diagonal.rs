@@ -15,9 +15,8 @@ use crate::generic::HIT_CANDIDATES;
 /// The avx2 features are present; `lo.len() == partners.len()`.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn pairs_hit_u16(lo: &[u16], partners: &[u16], cands: &[u16; HIT_CANDIDATES]) -> u32 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let (lo, hi) = (lo.as_ptr(), partners.as_ptr());

@@ -8,9 +8,8 @@ use std::arch::x86_64::*;
 /// The avx2 features are present (see `arch::x86_64`).
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = flags.len();
         let zero = _mm256_setzero_si256();
@@ -35,9 +34,8 @@ pub unsafe fn first_unflagged(flags: &[u8]) -> usize {
 /// `flags.len()` bits.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = flags.len();
         let zero = _mm256_setzero_si256();

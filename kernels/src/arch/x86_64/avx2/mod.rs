@@ -29,9 +29,8 @@ pub(crate) fn step_at(k: usize, n: usize) -> Option<usize> {
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> (__m256i, __m256i) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);

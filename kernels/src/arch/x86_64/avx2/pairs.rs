@@ -15,9 +15,8 @@ use super::{step_at, xors32};
 /// of two ≤ 65536; `lo` and `hi` have one length.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn flag_pairs_u16(row: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let mask = (row.len() - 1) as u16;

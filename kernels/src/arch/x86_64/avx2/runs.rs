@@ -30,9 +30,8 @@ unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
 /// length.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
         debug_assert_eq!(xs.len(), starts.len());
@@ -80,9 +79,8 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
         // Candidates by row (keyed below); u16::MAX, which no keyed value
@@ -179,9 +177,8 @@ unsafe fn narrow_hits<const ROW: usize>(
     starts: &[usize],
     g: *const u16,
 ) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let mut cv = [_mm256_setzero_si256(); CANDIDATES];
         for (c, row) in cv.iter_mut().zip(cand) {

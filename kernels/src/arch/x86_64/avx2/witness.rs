@@ -27,9 +27,8 @@ const FEW: usize = 4;
 /// The avx2 features are present (see `arch::x86_64`).
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         debug_assert!(set.len() <= crate::generic::SIMD_WORDS);
         // Most calls have a few values: they go to the compares straight from
@@ -101,9 +100,8 @@ fn copy_words<const W: usize>(dst: &mut [u64], src: &[u64]) {
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn tables<const T: usize, const W: usize>(buf: &[u64; W]) -> [__m256i; T] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         const { assert!(W == 2 * T) };
         let bytes = buf.as_ptr() as *const u8;
@@ -126,9 +124,8 @@ unsafe fn strike_in<const T: usize, const W: usize>(
     lo: &[u16],
     hi: &[u16],
 ) -> bool {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let bits = set.len() * 64;
@@ -237,9 +234,8 @@ unsafe fn strike_few(
     k: usize,
     left: u32,
 ) -> bool {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let found = match left {
             1 => few_found::<1>(vals, lo, hi, k),
@@ -274,9 +270,8 @@ unsafe fn few_found<const C: usize>(
     hi: &[u16],
     mut k: usize,
 ) -> u32 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         let all = (1u32 << C) - 1;

@@ -22,9 +22,8 @@ const BATCH: usize = 64;
 /// REGISTER_SET_MAX`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,bmi1,popcnt")]
 pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         // The set as bytes (bit v is bit v % 8 of byte v / 8: the same bits
         // as the u64 words on a little-endian machine), padded to whole
@@ -78,9 +77,8 @@ unsafe fn step<const P: usize, const BRANCHY: bool>(
     or: &mut __m512i,
     news: &mut [u16; CHUNK + BATCH],
 ) -> usize {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = lo.len();
         debug_assert!(k1 <= n && k1 - k0 <= CHUNK && (k1 - k0).is_multiple_of(BATCH));
@@ -191,9 +189,8 @@ const LANE_BITS: [u8; 64] = {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,avx512bitalg,bmi1,popcnt")]
 unsafe fn run<const P: usize>(bytes: &mut [u8], lo: &[u16], hi: &[u16]) -> u16 {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         assert_eq!(bytes.len(), 128 * P);
         let n = lo.len();

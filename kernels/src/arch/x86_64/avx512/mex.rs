@@ -9,9 +9,8 @@ use std::arch::x86_64::*;
 /// `flags.len()` bits.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let n = flags.len();
         out.fill(0);

@@ -18,9 +18,8 @@ use crate::generic::rows::{row_candidates, store_runs, Check, CANDIDATES, GROUP}
 /// one length.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
         debug_assert_eq!(xs.len(), starts.len());
@@ -63,9 +62,8 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
         let cand = row_candidates::<ROW>(p, check, lims, |q| {
@@ -106,9 +104,8 @@ unsafe fn wide_hits(
     starts: &[usize],
     g: *const u16,
 ) -> [u32; CANDIDATES] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let cv: [__m512i; CANDIDATES] =
             std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
@@ -144,9 +141,8 @@ unsafe fn narrow_hits(
     starts: &[usize],
     g: *const u16,
 ) -> [u32; CANDIDATES] {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let lows = _mm512_loadu_si512(super::LOW_BYTES.as_ptr() as *const _);
         // Each row's candidate in byte t and byte 32 + t.

@@ -15,9 +15,8 @@ use std::arch::x86_64::*;
 /// length; `set` has at most `crate::generic::SIMD_WORDS` words.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn strike_xors_u16(set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
-    // SAFETY: the caller meets the `# Safety` contract above: the features
-    // this is compiled for are present, and the pointers and lengths are as
-    // stated there.
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
     unsafe {
         let words = set.len();
         debug_assert!(words <= crate::generic::SIMD_WORDS);
