@@ -15,7 +15,7 @@ use octal_kernels::diagonal::{or_pair_xors_on, pairs_hit_on};
 use octal_kernels::isa::{self, Isa};
 use octal_kernels::mex::{first_unflagged_on, unflagged_bits_on};
 use octal_kernels::pairs::flag_pairs_on;
-use octal_kernels::runs::{Check, Runs};
+use octal_kernels::runs::{Check, Checked, Runs};
 use octal_kernels::witness::strike_xors_on;
 
 fn values(code: &Code, n: usize) -> Vec<u16> {
@@ -122,7 +122,11 @@ fn kernels(c: &mut Criterion) {
         g.bench_function(BenchmarkId::from_parameter(isa), |b| {
             b.iter(|| {
                 flags.fill(0);
-                checked.flag_checked_on(isa, &mut flags, 512, &officers, 0..rows, &check, &mut lims)
+                let limits = Checked {
+                    check: &check,
+                    lims: &mut lims,
+                };
+                checked.flag_checked_on(isa, &mut flags, 512, &officers, 0..rows, limits)
             })
         });
     }

@@ -6,27 +6,19 @@
 //! diagonal at once ([`or_pair_xors`]), so each pair costs a few vector
 //! operations rather than a store.
 
-#[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::{avx2, avx512};
-use crate::isa::{self, Isa};
-use crate::Value;
+use crate::platform::{self, isa};
+use crate::value::Value;
+use isa::{Isa, Level};
 
-/// Largest set (in values) whose bitset the AVX-512 path of
-/// [`or_pair_xors`] keeps in (up to 32) registers; beyond, byte rows. At
-/// 16384 values the tables spill, and are still about 2× faster than
-/// byte rows (measured on the 10^5 values of 0.333337).
-pub const REGISTER_SET_MAX: usize = 16384;
+pub use crate::generic::HIT_CANDIDATES;
+pub use crate::platform::REGISTER_SET_MAX;
 
 /// Whether [`or_pair_xors`] on the current path keeps long diagonals' sets
 /// in registers (AVX-512 with VBMI), where a pair costs a few vector
 /// operations; elsewhere it stores a byte a pair, and a caller that needs
 /// only the mex does better with [`pairs_hit`].
 pub fn sets_in_registers() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if isa::current() == Isa::Avx512 && isa::features().avx512_vbmi {
-        return true;
-    }
-    false
+    platform::sets_in_registers(isa::level())
 }
 
 /// For every `k < lo.len()`: sets bit `lo[k] ⊕ hi[hi.len() − 1 − k]` of
@@ -47,7 +39,7 @@ pub fn sets_in_registers() -> bool {
 /// most 2048 values. Otherwise every pair is a byte store in a row (no
 /// read-modify-write), packed at the end.
 pub fn or_pair_xors<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V], bytes: &mut Vec<u8>) {
-    or_pair_xors_on(isa::current(), bits, lo, hi, bytes);
+    or_pair_xors_at(isa::level(), bits, lo, hi, bytes);
 }
 
 /// [`or_pair_xors`] on the path `isa` (which the host must have).
@@ -58,7 +50,17 @@ pub fn or_pair_xors_on<V: Value>(
     hi: &[V],
     bytes: &mut Vec<u8>,
 ) {
-    isa::assert_on_host(isa);
+    or_pair_xors_at(isa::on_host_level(isa), bits, lo, hi, bytes);
+}
+
+#[inline]
+fn or_pair_xors_at<V: Value>(
+    level: Level,
+    bits: &mut [u64],
+    lo: &[V],
+    hi: &[V],
+    bytes: &mut Vec<u8>,
+) {
     assert_eq!(
         lo.len(),
         hi.len(),
@@ -68,68 +70,30 @@ pub fn or_pair_xors_on<V: Value>(
         bits.len().is_power_of_two(),
         "or_pair_xors: bits not a power of two"
     );
-    let bound = 64 * bits.len();
-    #[cfg(target_arch = "x86_64")]
-    if let Some((lo, hi)) = crate::as_u16(lo, hi) {
-        if isa == Isa::Avx512
-            && isa::features().avx512_vbmi
-            && lo.len() >= 256
-            && bound <= REGISTER_SET_MAX
-        {
-            // SAFETY: the features are present (checked above).
-            let or = unsafe { avx512::diagonal::or_pair_xors(bits, lo, hi) };
-            assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
-            return;
-        }
-    }
-    #[cfg(target_arch = "aarch64")]
-    if let Some((lo, hi)) = crate::as_u16(lo, hi) {
-        use crate::arch::aarch64::neon;
-        if isa == Isa::Neon && lo.len() >= 256 && bound <= neon::diagonal::SET_MAX {
-            // SAFETY: the host has NEON; bits.len() a power of two (checked
-            // above), bound <= SET_MAX.
-            let or = unsafe { neon::diagonal::or_pair_xors(bits, lo, hi) };
-            assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
-            return;
-        }
-    }
-    if lo.len() < bound / 4 {
-        // Short runs: fewer bit updates than a row would cost to clear.
-        or_pair_xors_reference(bits, lo, hi);
-        return;
-    }
-    bytes.clear();
-    bytes.resize(bound, 0);
-    let or = crate::pairs::flag_pairs_or(isa, bytes, lo, hi);
-    assert!((or as usize) < bound, "or_pair_xors: XOR {or} out of range");
-    or_flagged_on(isa, bits, bytes);
+    platform::or_pair_xors(level, bits, lo, hi, bytes);
 }
 
 /// Sets bit `v` of `bits` (bit `v % 64` of `bits[v / 64]`) for every
 /// flagged (non-zero) byte `row[v]`: a row of byte flags added to a set.
 /// `row` has a multiple of 64 bytes, at most `64 · bits.len()`.
 pub fn or_flagged(bits: &mut [u64], row: &[u8]) {
-    or_flagged_on(isa::current(), bits, row);
+    or_flagged_at(isa::level(), bits, row);
 }
 
-/// [`or_flagged`] on the path `isa` (which the host must have): the
-/// flags as bits 1024 at a time (the open ones, inverted).
+/// [`or_flagged`] on the path `isa` (which the host must have).
 pub fn or_flagged_on(isa: Isa, bits: &mut [u64], row: &[u8]) {
-    isa::assert_on_host(isa);
+    or_flagged_at(isa::on_host_level(isa), bits, row);
+}
+
+#[inline]
+fn or_flagged_at(level: Level, bits: &mut [u64], row: &[u8]) {
     assert!(
         row.len() <= 64 * bits.len() && row.len().is_multiple_of(64),
         "or_flagged: a row of {} bytes for {} words",
         row.len(),
         bits.len()
     );
-    let mut open = [0u64; 16];
-    for (words, flags) in bits.chunks_mut(16).zip(row.chunks(1024)) {
-        let n = flags.len().div_ceil(64);
-        crate::mex::unflagged_bits_on(isa, flags, &mut open[..n]);
-        for (w, o) in words.iter_mut().zip(&open[..n]) {
-            *w |= !o;
-        }
-    }
+    platform::or_flagged(level, bits, row);
 }
 
 /// Reference twin of [`or_pair_xors`].
@@ -139,14 +103,12 @@ pub fn or_pair_xors_reference<V: Value>(bits: &mut [u64], lo: &[V], hi: &[V]) {
         hi.len(),
         "or_pair_xors: runs of different lengths"
     );
-    for (a, b) in lo.iter().zip(hi.iter().rev()) {
-        let v = (a.get() ^ b.get()) as usize;
-        bits[v / 64] |= 1 << (v % 64);
+    let n = lo.len();
+    for k in 0..n {
+        let v = lo[k].get() ^ hi[n - 1 - k].get();
+        bits[(v >> 6) as usize] |= 1u64 << (v & 63);
     }
 }
-
-/// How many candidates [`pairs_hit`] compares each pair's XOR with.
-pub const HIT_CANDIDATES: usize = 4;
 
 /// Bit `j` of the result set when `lo[k] ⊕ partners[k] == cands[j]` for
 /// some `k`: whether a few values occur among a stretch of a diagonal's
@@ -161,7 +123,7 @@ pub const HIT_CANDIDATES: usize = 4;
 /// AVX2 compares 32 XORs a step; the portable path 16 a step in the
 /// baseline vectors (SSE2, NEON) the compiler makes of its loop.
 pub fn pairs_hit<V: Value>(lo: &[V], partners: &[V], cands: &[u32; HIT_CANDIDATES]) -> u32 {
-    pairs_hit_on(isa::current(), lo, partners, cands)
+    pairs_hit_at(isa::level(), lo, partners, cands)
 }
 
 /// [`pairs_hit`] on the path `isa` (which the host must have).
@@ -171,62 +133,26 @@ pub fn pairs_hit_on<V: Value>(
     partners: &[V],
     cands: &[u32; HIT_CANDIDATES],
 ) -> u32 {
-    isa::assert_on_host(isa);
+    pairs_hit_at(isa::on_host_level(isa), lo, partners, cands)
+}
+
+#[inline]
+fn pairs_hit_at<V: Value>(
+    level: Level,
+    lo: &[V],
+    partners: &[V],
+    cands: &[u32; HIT_CANDIDATES],
+) -> u32 {
     assert_eq!(
         lo.len(),
         partners.len(),
         "pairs_hit: runs of different lengths"
     );
-    let Some((lo, partners)) = crate::as_u16(lo, partners) else {
-        return pairs_hit_reference(lo, partners, cands);
-    };
-    // A candidate above u16 is no XOR of u16 values: compared as its low
-    // bits, then its bit cleared.
-    let fits = cands
-        .iter()
-        .enumerate()
-        .fold(0, |m, (j, &c)| m | u32::from(c <= 0xffff) << j);
-    let c16 = cands.map(|c| c as u16);
-    let hit = match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has isa, so the avx2 features (which
-        // Features::avx512 implies); the lengths are equal (checked above).
-        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::diagonal::pairs_hit_u16(lo, partners, &c16) },
-        _ => pairs_hit_portable(lo, partners, &c16),
-    };
-    hit & fits
+    platform::pairs_hit(level, lo, partners, cands)
 }
 
-/// The portable path of [`pairs_hit`]: 16 pairs a step (two baseline
-/// vectors; 32 measured 1.9× slower on SSE2, the accumulators no longer
-/// fitting in its 16 registers), each compared with every candidate into
-/// mask lanes, reduced once at the end.
-fn pairs_hit_portable(lo: &[u16], partners: &[u16], cands: &[u16; HIT_CANDIDATES]) -> u32 {
-    const STEP: usize = 16;
-    let mut acc = [[0u16; STEP]; HIT_CANDIDATES];
-    let mut a = lo.chunks_exact(STEP);
-    let mut b = partners.chunks_exact(STEP);
-    for (a, b) in (&mut a).zip(&mut b) {
-        let x: [u16; STEP] = std::array::from_fn(|j| a[j] ^ b[j]);
-        for (acc, &c) in acc.iter_mut().zip(cands) {
-            for (l, &v) in acc.iter_mut().zip(&x) {
-                *l |= if v == c { !0 } else { 0 };
-            }
-        }
-    }
-    let mut hit = 0;
-    for (j, acc) in acc.iter().enumerate() {
-        hit |= u32::from(acc.iter().any(|&l| l != 0)) << j;
-    }
-    for (x, y) in a.remainder().iter().zip(b.remainder()) {
-        for (j, &c) in cands.iter().enumerate() {
-            hit |= u32::from(x ^ y == c) << j;
-        }
-    }
-    hit
-}
-
-/// Reference twin of [`pairs_hit`].
+/// Reference twin of [`pairs_hit`]: bit `j` set when some pair's XOR is
+/// `cands[j]`.
 pub fn pairs_hit_reference<V: Value>(
     lo: &[V],
     partners: &[V],
@@ -237,16 +163,14 @@ pub fn pairs_hit_reference<V: Value>(
         partners.len(),
         "pairs_hit: runs of different lengths"
     );
-    let mut hit = 0;
-    for (a, b) in lo.iter().zip(partners) {
-        let x = a.get() ^ b.get();
-        for (j, &c) in cands.iter().enumerate() {
-            if x == c {
-                hit |= 1 << j;
-            }
-        }
-    }
-    hit
+    let xors: Vec<u32> = lo
+        .iter()
+        .zip(partners)
+        .map(|(a, b)| a.get() ^ b.get())
+        .collect();
+    (0..HIT_CANDIDATES)
+        .filter(|&j| xors.contains(&cands[j]))
+        .fold(0, |hit, j| hit | 1 << j)
 }
 
 #[cfg(test)]
@@ -291,6 +215,12 @@ mod tests {
             let mut got = start.clone();
             or_pair_xors_on(isa, &mut got, &lo32, &hi32, &mut bytes);
             assert_eq!(got, want, "{isa}, u32, bound {bound}, {} pairs", lo.len());
+        }
+        // Every level, AVX-512 without VBMI too where the host has VBMI.
+        for level in isa::levels_on_host() {
+            let mut got = start.clone();
+            or_pair_xors_at(level, &mut got, lo, hi, &mut bytes);
+            assert_eq!(got, want, "{level:?}, bound {bound}, {} pairs", lo.len());
         }
     }
 

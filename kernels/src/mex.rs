@@ -1,9 +1,8 @@
 //! Bitsets of option values and their minimum excluded value (mex), and
 //! the scans of a flag row (a byte per value) for its open values.
 
-#[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::{avx2, avx512};
-use crate::isa::{self, Isa};
+use crate::platform::{self, isa};
+use isa::Isa;
 
 /// A growable bitset of Grundy values, cleared cheaply between heaps.
 #[derive(Debug, Default, Clone)]
@@ -105,48 +104,21 @@ pub fn mex_words(words: &[u64]) -> u32 {
 /// is none: the mex of a flag row.
 #[inline]
 pub fn first_unflagged(flags: &[u8]) -> usize {
-    first_unflagged_on(isa::current(), flags)
+    platform::first_unflagged(isa::level(), flags)
 }
 
 /// [`first_unflagged`] on the path `isa` (which the host must have).
 #[inline]
 pub fn first_unflagged_on(isa: Isa, flags: &[u8]) -> usize {
-    isa::assert_on_host(isa);
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has the avx2 features (on the avx512 path too:
-        // detection makes Features::avx512 imply Features::avx2).
-        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::mex::first_unflagged(flags) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: the host has NEON.
-        Isa::Neon => unsafe { crate::arch::aarch64::neon::mex::first_unflagged(flags) },
-        _ => first_unflagged_portable(flags),
-    }
-}
-
-/// The portable path of [`first_unflagged`]: eight bytes a step, a zero
-/// byte found by the carry trick (SWAR).
-pub fn first_unflagged_portable(flags: &[u8]) -> usize {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = flags.chunks_exact(8);
-    for (i, c) in (&mut chunks).enumerate() {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        // The lowest byte that is zero sets its top bit here (bytes above
-        // it may be wrong: only the lowest is read).
-        let zero = w.wrapping_sub(LOW) & !w & HIGH;
-        if zero != 0 {
-            return 8 * i + zero.trailing_zeros() as usize / 8;
-        }
-    }
-    let j = flags.len() - chunks.remainder().len();
-    j + first_unflagged_reference(&flags[j..])
+    platform::first_unflagged(isa::on_host_level(isa), flags)
 }
 
 /// Reference twin of [`first_unflagged`].
 #[inline]
 pub fn first_unflagged_reference(flags: &[u8]) -> usize {
-    flags.iter().position(|&f| f == 0).unwrap_or(flags.len())
+    (0..flags.len())
+        .find(|&j| flags[j] == 0)
+        .unwrap_or(flags.len())
 }
 
 /// Sets bit `j % 64` of `out[j / 64]` for every `j < flags.len()` with
@@ -158,7 +130,7 @@ pub fn unflagged_bits(flags: &[u8], out: &mut [u64]) {
         out.len() * 64 >= flags.len(),
         "unflagged_bits: out too short"
     );
-    unflagged_bits_on(isa::current(), flags, out)
+    platform::unflagged_bits(isa::level(), flags, out)
 }
 
 /// [`unflagged_bits`] on the path `isa` (which the host must have).
@@ -168,65 +140,13 @@ pub fn unflagged_bits_on(isa: Isa, flags: &[u8], out: &mut [u64]) {
         out.len() * 64 >= flags.len(),
         "unflagged_bits: out too short"
     );
-    isa::assert_on_host(isa);
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has the avx512 features; lengths checked above.
-        Isa::Avx512 => unsafe { avx512::mex::unflagged_bits(flags, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the host has the avx2 features; lengths checked above.
-        Isa::Avx2 => unsafe { avx2::mex::unflagged_bits(flags, out) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: the host has NEON; lengths checked above.
-        Isa::Neon => unsafe { crate::arch::aarch64::neon::mex::unflagged_bits(flags, out) },
-        _ => unflagged_bits_portable(flags, out),
-    }
-}
-
-/// The portable path of [`unflagged_bits`]: each output word from 64 flag
-/// bytes, eight at a time gathered into eight bits by a multiply (SWAR)
-/// and the word built in a register, for flag bytes that are 0 or 1 as
-/// every kernel writes them; a word with other bytes takes the twin's
-/// loop. (A read-modify-write of `out` for every eight bytes, as before,
-/// made `0.6` to 3·10^6 on this path 4.5% slower: 4.49–4.54 s against
-/// 4.28–4.34 s, one thread, AMD EPYC Zen 5.)
-pub fn unflagged_bits_portable(flags: &[u8], out: &mut [u64]) {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    let mut chunks = flags.chunks_exact(64);
-    for (o, c) in out.iter_mut().zip(&mut chunks) {
-        let w: [u64; 8] = std::array::from_fn(|k| {
-            u64::from_le_bytes(c[8 * k..8 * k + 8].try_into().expect("8 bytes"))
-        });
-        if w.iter().fold(0, |a, &x| a | x) & !LOW != 0 {
-            *o = 0;
-            unflagged_tail(c, 0, std::slice::from_mut(o));
-            continue;
-        }
-        let mut set = 0u64;
-        for (k, &x) in w.iter().enumerate() {
-            // Byte j (0 or 1) to bit 56 + j, then the eight bits down to 8k.
-            set |= (x.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-        }
-        *o = !set;
-    }
-    let done = flags.len() / 64;
-    out[done..].fill(0);
-    unflagged_tail(flags, 64 * done, out);
+    platform::unflagged_bits(isa::on_host_level(isa), flags, out)
 }
 
 /// Reference twin of [`unflagged_bits`].
 pub fn unflagged_bits_reference(flags: &[u8], out: &mut [u64]) {
     out.fill(0);
     for (j, &f) in flags.iter().enumerate() {
-        if f == 0 {
-            out[j / 64] |= 1 << (j % 64);
-        }
-    }
-}
-
-/// The scalar end of the SIMD paths: bytes `j..` one at a time.
-pub(crate) fn unflagged_tail(flags: &[u8], j: usize, out: &mut [u64]) {
-    for (j, &f) in flags.iter().enumerate().skip(j) {
         if f == 0 {
             out[j / 64] |= 1 << (j % 64);
         }
@@ -306,7 +226,7 @@ mod tests {
             }
             let want = (0..f.len()).find(|&j| f[j] == 0).unwrap_or(f.len());
             proptest::prop_assert_eq!(first_unflagged_reference(&f), want);
-            proptest::prop_assert_eq!(first_unflagged_portable(&f), want);
+            proptest::prop_assert_eq!(crate::portable::mex::first_unflagged(&f), want);
             for isa in isa::available() {
                 proptest::prop_assert_eq!(first_unflagged_on(isa, &f), want, "{}", isa);
             }
@@ -326,7 +246,7 @@ mod tests {
             let mut b = vec![!junk; words];
             unflagged_bits_reference(&f, &mut b);
             let mut a = vec![junk; words];
-            unflagged_bits_portable(&f, &mut a);
+            crate::portable::mex::unflagged_bits(&f, &mut a);
             proptest::prop_assert_eq!(&a, &b, "portable");
             // Every path the host has (the last, the best, stays in a).
             for isa in isa::available() {

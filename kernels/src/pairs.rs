@@ -5,10 +5,9 @@
 //! The gathers read one partner at a random place per pair, so they are
 //! one portable loop on every path.
 
-#[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::avx2;
-use crate::isa::{self, Isa};
-use crate::Value;
+use crate::platform::{self, isa};
+use crate::value::Value;
+use isa::Isa;
 
 /// For every `k < lo.len()`: `row[lo[k] ⊕ hi[hi.len() − 1 − k]] = 1`.
 ///
@@ -16,77 +15,32 @@ use crate::Value;
 /// of two above every XOR). `lo` and `hi` have the same length.
 #[inline]
 pub fn flag_pairs<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) {
-    flag_pairs_on(isa::current(), row, lo, hi);
+    flag_pairs_at(isa::level(), row, lo, hi);
 }
 
 /// [`flag_pairs`] on the path `isa` (which the host must have).
 #[inline]
 pub fn flag_pairs_on<V: Value>(isa: Isa, row: &mut [u8], lo: &[V], hi: &[V]) {
-    isa::assert_on_host(isa);
-    let or = flag_pairs_or(isa, row, lo, hi);
+    flag_pairs_at(isa::on_host_level(isa), row, lo, hi);
+}
+
+#[inline]
+fn flag_pairs_at<V: Value>(level: isa::Level, row: &mut [u8], lo: &[V], hi: &[V]) {
+    let or = flag_pairs_or(level, row, lo, hi);
     debug_assert!((or as usize) < row.len(), "flag_pairs: XOR out of range");
 }
 
-/// [`flag_pairs`], returning the OR of every XOR (so a caller can check
-/// cheaply that all of them were below `row.len()`: above, they were
-/// wrapped into the row, never written outside it).
-/// The host must have `isa`.
-pub(crate) fn flag_pairs_or<V: Value>(isa: Isa, row: &mut [u8], lo: &[V], hi: &[V]) -> u32 {
+/// [`flag_pairs`] at `level`, returning the OR of every XOR (so a caller
+/// can check cheaply that all of them were below `row.len()`: above, they
+/// were wrapped into the row, never written outside it).
+#[inline]
+fn flag_pairs_or<V: Value>(level: isa::Level, row: &mut [u8], lo: &[V], hi: &[V]) -> u32 {
     assert_eq!(lo.len(), hi.len(), "flag_pairs: runs of different lengths");
     assert!(
         row.len().is_power_of_two(),
         "flag_pairs: row not a power of two"
     );
-    if let Some((lo, hi)) = crate::as_u16(lo, hi).filter(|(lo, _)| lo.len() >= 32) {
-        if row.len() <= 1 << 16 {
-            match isa {
-                // AVX-512 has nothing to add: the stores are the cost.
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: the host has isa, so the avx2 features (which
-                // Features::avx512 implies).
-                Isa::Avx2 | Isa::Avx512 => {
-                    return unsafe { avx2::pairs::flag_pairs_u16(row, lo, hi) } as u32
-                }
-                #[cfg(target_arch = "aarch64")]
-                // SAFETY: the host has NEON; row.len() a power of two <= 65536.
-                Isa::Neon => {
-                    return unsafe { crate::arch::aarch64::neon::pairs::flag_pairs_u16(row, lo, hi) }
-                        as u32
-                }
-                _ => {}
-            }
-        }
-    }
-    flag_pairs_portable(row, lo, hi)
-}
-
-/// The portable path of [`flag_pairs`] (returning the OR of the XORs): 32
-/// pairs a step, their XORs made in an array first (a loop the compiler
-/// turns into the baseline vectors, SSE2 or NEON), then stored one by one.
-pub(crate) fn flag_pairs_portable<V: Value>(row: &mut [u8], lo: &[V], hi: &[V]) -> u32 {
-    let mask = row.len() - 1;
-    let base = row.as_mut_ptr();
-    let mut or = 0;
-    let n = lo.len();
-    let mut k = 0;
-    while k + 32 <= n {
-        let a: &[V; 32] = lo[k..k + 32].try_into().expect("32 pairs");
-        let b: &[V; 32] = hi[n - k - 32..n - k].try_into().expect("32 pairs");
-        let x: [u32; 32] = std::array::from_fn(|j| a[j].get() ^ b[31 - j].get());
-        or |= x.iter().fold(0, |o, &v| o | v);
-        for v in x {
-            // SAFETY: masked below row.len().
-            unsafe { *base.add(v as usize & mask) = 1 };
-        }
-        k += 32;
-    }
-    for (a, b) in lo[k..].iter().zip(hi[..n - k].iter().rev()) {
-        let x = a.get() ^ b.get();
-        or |= x;
-        // SAFETY: masked below row.len().
-        unsafe { *base.add(x as usize & mask) = 1 };
-    }
-    or
+    platform::flag_pairs(level, row, lo, hi)
 }
 
 /// Reference twin of [`flag_pairs`].
@@ -206,7 +160,7 @@ mod tests {
                 flag_pairs_on(isa, &mut a, &lo, &hi);
                 prop_assert_eq!(&a, &b, "{}", isa);
                 a.fill(0);
-                prop_assert_eq!(flag_pairs_or(isa, &mut a, &lo, &hi), or, "{}", isa);
+                prop_assert_eq!(flag_pairs_or(isa.level(), &mut a, &lo, &hi), or, "{}", isa);
             }
             // u32 values: the portable path of any other value type.
             let (lo32, hi32): (Vec<u32>, Vec<u32>) = lo
@@ -236,7 +190,7 @@ mod tests {
                     for bit in [0, 5, 11, 15] {
                         let (mut lo, hi) = (vec![0u16; n], vec![0u16; n]);
                         lo[j] = 1 << bit;
-                        let or = flag_pairs_or(isa, &mut row, &lo, &hi);
+                        let or = flag_pairs_or(isa.level(), &mut row, &lo, &hi);
                         assert_eq!(or, 1 << bit, "{isa}: pair {j} of {n}");
                     }
                 }

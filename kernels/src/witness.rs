@@ -8,42 +8,11 @@
 //! registers and 32 pairs are tested per step by a two-table word permute
 //! and a variable shift.
 
-#[cfg(target_arch = "x86_64")]
-use crate::arch::x86_64::{avx2, avx512};
-use crate::isa::{self, Isa};
-use crate::Value;
+use crate::platform::{self, isa};
+use crate::value::Value;
+use isa::Isa;
 
-/// Most set words the vector paths take (1024 values: two registers on
-/// AVX-512); larger sets take the portable path.
-pub const SIMD_WORDS: usize = 16;
-
-/// Pairs the portable path tests before it looks at what they hit: a
-/// block's membership tests have no branch, and a block that hit nothing
-/// (most of them, once the first few thousand pairs have struck the easy
-/// values) is never looked at again.
-pub const BLOCK: usize = 64;
-
-/// Pairs of a block whose loads are ORed into one hit bit: a block that
-/// hit is looked at again only in the groups that hit (`0.6` to 2·10^6,
-/// one thread: about 10% faster than looking at the whole block again;
-/// groups of 4 about the same, 8 folded in a chain slower).
-const GROUP: usize = 8;
-
-/// The values of a bitset (value `v` is bit `v % 64` of word `v / 64`), in
-/// increasing order.
-#[inline]
-pub(crate) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
-        let mut m = word;
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let v = 64 * w + m.trailing_zeros() as usize;
-                m &= m - 1;
-                v
-            })
-        })
-    })
-}
+pub use crate::generic::{BLOCK, SIMD_WORDS};
 
 /// Strikes from `set` (a bitset: value `v` is bit `v % 64` of word `v / 64`)
 /// every value `lo[k] ⊕ hi[hi.len() − 1 − k]`; values beyond the set are
@@ -52,176 +21,28 @@ pub(crate) fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
 /// `lo` and `hi` have the same length.
 #[inline]
 pub fn strike_xors<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
-    strike_xors_on(isa::current(), set, lo, hi)
+    assert_eq!(lo.len(), hi.len(), "strike_xors: runs of different lengths");
+    platform::strike_xors(isa::level(), set, lo, hi)
 }
 
 /// [`strike_xors`] on the path `isa` (which the host must have).
 #[inline]
 pub fn strike_xors_on<V: Value>(isa: Isa, set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
     assert_eq!(lo.len(), hi.len(), "strike_xors: runs of different lengths");
-    isa::assert_on_host(isa);
-    if let Some((lo, hi)) = crate::as_u16(lo, hi).filter(|_| set.len() <= SIMD_WORDS) {
-        match isa {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the host has the avx512 features (isa::Features::avx512).
-            Isa::Avx512 => return unsafe { avx512::witness::strike_xors_u16(set, lo, hi) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the host has the avx2 features (isa::Features::avx2).
-            Isa::Avx2 => return unsafe { avx2::witness::strike_xors_u16(set, lo, hi) },
-            #[cfg(target_arch = "aarch64")]
-            // SAFETY: the host has NEON; set.len() <= SIMD_WORDS.
-            Isa::Neon => {
-                return unsafe { crate::arch::aarch64::neon::witness::strike_xors_u16(set, lo, hi) }
-            }
-            _ => {}
-        }
-    }
-    strike_xors_portable(set, lo, hi)
+    platform::strike_xors(isa::on_host_level(isa), set, lo, hi)
 }
 
-/// The portable path of [`strike_xors`]: [`BLOCK`] pairs at a time, each
-/// tested against the set without a branch, and only a block that hit
-/// something struck pair by pair. For u16 runs and sets of at most
-/// [`SIMD_WORDS`] words the test is one byte load from a map of every u16
-/// value (a thread's 64 KiB: only the set's values are written, and only
-/// the bytes of the values the pairs reach are read, the low ones for
-/// most games); otherwise a load, a shift and a compare.
-pub fn strike_xors_portable<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
-    let words = set.len();
-    if words == 0 || set.iter().all(|&w| w == 0) {
-        return true;
-    }
-    if let Some((lo, hi)) = crate::as_u16(lo, hi).filter(|_| words <= SIMD_WORDS) {
-        return PRESENT.with(|p| strike_bytes(&mut p.borrow_mut(), set, lo, hi));
-    }
-    let bits = (words * 64) as u32;
-    let n = lo.len();
-    let mut k = 0;
-    while k < n {
-        let end = (k + BLOCK).min(n);
-        let (a, b) = (&lo[k..end], &hi[n - end..n - k]);
-        let mut any = 0u64;
-        for (x, y) in a.iter().zip(b.iter().rev()) {
-            let v = x.get() ^ y.get();
-            // Word v / 64 clamped into the set, and nothing where v is past it.
-            let w = set[((v >> 6) as usize).min(words - 1)];
-            any |= (w >> (v & 63)) & (v < bits) as u64;
-        }
-        if any != 0 && strike_xors_reference(set, a, b) {
-            return true;
-        }
-        k = end;
-    }
-    false
-}
-
-thread_local! {
-    /// A byte for every u16 value: 1 for the values of the set being
-    /// struck, 0 elsewhere between calls.
-    static PRESENT: std::cell::RefCell<Box<[u8; 1 << 16]>> =
-        std::cell::RefCell::new(vec![0; 1 << 16].into_boxed_slice().try_into().expect("64 KiB"));
-}
-
-/// [`strike_xors_portable`] with a byte map: `present` is all 0 on entry
-/// and on return.
-fn strike_bytes(present: &mut [u8; 1 << 16], set: &mut [u64], lo: &[u16], hi: &[u16]) -> bool {
-    let mut left = 0u32;
-    for v in members(set) {
-        present[v] = 1;
-        left += 1;
-    }
-    let n = lo.len();
-    let mut k = 0;
-    while k < n {
-        let end = (k + BLOCK).min(n);
-        let (a, b) = (&lo[k..end], &hi[n - end..n - k]);
-        if let (Ok(a), Ok(b)) = (<&[u16; BLOCK]>::try_from(a), <&[u16; BLOCK]>::try_from(b)) {
-            // A whole block: its XORs in an array first (a loop the
-            // compiler turns into the baseline vectors), then the loads,
-            // a bit of `hits` for each group of pairs that reached the set,
-            // and only those groups looked at again (a block rescanned
-            // pair by pair cost a chain of branches for each hit).
-            let x: [u16; BLOCK] = std::array::from_fn(|j| a[j] ^ b[BLOCK - 1 - j]);
-            let mut hits = 0u32;
-            for (i, q) in x.chunks_exact(GROUP).enumerate() {
-                // A tree of ORs: the loads do not wait for one another.
-                let h = (present[q[0] as usize] | present[q[1] as usize])
-                    | (present[q[2] as usize] | present[q[3] as usize])
-                    | (present[q[4] as usize] | present[q[5] as usize])
-                    | (present[q[6] as usize] | present[q[7] as usize]);
-                hits |= u32::from(h != 0) << i;
-            }
-            while hits != 0 {
-                let i = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                if strike_present(present, set, &x[GROUP * i..GROUP * (i + 1)], &mut left) {
-                    return true;
-                }
-            }
-        } else {
-            let mut x = [0u16; BLOCK];
-            for (v, (p, q)) in x.iter_mut().zip(a.iter().zip(b.iter().rev())) {
-                *v = p ^ q;
-            }
-            if strike_present(present, set, &x[..a.len()], &mut left) {
-                return true;
-            }
-        }
-        k = end;
-    }
-    // Unmark what is left.
-    for v in members(set) {
-        present[v] = 0;
-    }
-    false
-}
-
-/// Strikes the values `xs` that are marked in `present` (unmarking them);
-/// true once the set's `left` values are all struck.
-#[inline]
-fn strike_present(
-    present: &mut [u8; 1 << 16],
-    set: &mut [u64],
-    xs: &[u16],
-    left: &mut u32,
-) -> bool {
-    for &x in xs {
-        let v = x as usize;
-        if present[v] != 0 {
-            present[v] = 0;
-            set[v / 64] &= !(1 << (v % 64));
-            *left -= 1;
-            if *left == 0 {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// Reference twin of [`strike_xors`].
+/// Reference twin of [`strike_xors`]: every pair struck, then whether the
+/// set is empty (striking on past that changes nothing).
 pub fn strike_xors_reference<V: Value>(set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
     assert_eq!(lo.len(), hi.len(), "strike_xors: runs of different lengths");
-    let mut left: u32 = set.iter().map(|w| w.count_ones()).sum();
-    if left == 0 {
-        return true;
-    }
-    let bits = set.len() * 64;
     for (a, b) in lo.iter().zip(hi.iter().rev()) {
         let x = (a.get() ^ b.get()) as usize;
-        if x < bits {
-            let bit = 1u64 << (x % 64);
-            let w = &mut set[x / 64];
-            if *w & bit != 0 {
-                *w &= !bit;
-                left -= 1;
-                if left == 0 {
-                    return true;
-                }
-            }
+        if let Some(w) = set.get_mut(x / 64) {
+            *w &= !(1u64 << (x % 64));
         }
     }
-    false
+    set.iter().all(|&w| w == 0)
 }
 
 #[cfg(test)]
@@ -259,7 +80,7 @@ mod tests {
             let mut a = set.to_vec();
             let ra = match isa {
                 Some(isa) => strike_xors_on(isa, &mut a, lo, hi),
-                None => strike_xors_portable(&mut a, lo, hi),
+                None => crate::portable::witness::strike_xors(&mut a, lo, hi),
             };
             assert_eq!((ra, &a), (rb, &b), "{isa:?} and the reference differ");
         }

@@ -5,7 +5,7 @@
 //! byte keying of the vector checks (candidates and values) is exercised.
 
 use octal_kernels::isa;
-use octal_kernels::runs::{Check, Runs, CANDIDATES};
+use octal_kernels::runs::{Check, Checked, Runs, CANDIDATES};
 use proptest::prelude::*;
 
 proptest! {
@@ -42,7 +42,8 @@ proptest! {
         for isa in isa::available() {
             let mut a = vec![0u8; len * row];
             let mut lims_a = vec![u32::MAX; len];
-            list.flag_checked_on(isa, &mut a, row, &g, 0..len, &check, &mut lims_a);
+            let checked = Checked { check: &check, lims: &mut lims_a };
+            list.flag_checked_on(isa, &mut a, row, &g, 0..len, checked);
             prop_assert!(a == b, "{}: flags differ", isa);
             prop_assert_eq!(&lims_a, &lims_b, "{}", isa);
         }

@@ -586,10 +586,12 @@ impl<T> Lent<T> {
     fn new(x: &mut T) -> Lent<T> {
         Lent(x)
     }
-    /// SAFETY: one thread at a time, while the borrow of `new` lives.
+    /// # Safety
+    /// One thread at a time, while the borrow of `new` lives.
     #[allow(clippy::mut_from_ref)]
     unsafe fn get(&self) -> &mut T {
-        &mut *self.0
+        // SAFETY: the caller's contract above.
+        unsafe { &mut *self.0 }
     }
 }
 

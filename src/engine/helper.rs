@@ -47,6 +47,7 @@ struct Shared {
 // poster before raising `posted` and after seeing `done` catch up, the
 // helper in between (the tickets are Release/Acquire pairs).
 unsafe impl Sync for Shared {}
+// SAFETY: as for Sync: one side at a time.
 unsafe impl Send for Shared {}
 
 /// The second thread (see the module documentation).

@@ -19,7 +19,7 @@ pub struct Ring {
     page: usize,
 }
 
-// The mapping is owned by the ring; `&mut self` guards every change.
+// SAFETY: the mapping is owned by the ring; `&mut self` guards every change.
 unsafe impl Send for Ring {}
 
 /// The system's page size in bytes.

@@ -21,13 +21,17 @@ pub const SET_MAX: usize = 2048;
 #[inline]
 #[target_feature(enable = "neon")]
 unsafe fn tables(bytes: &[u8; SET_MAX / 8]) -> [uint8x16x4_t; 4] {
-    let p = bytes.as_ptr();
-    [
-        vld1q_u8_x4(p),
-        vld1q_u8_x4(p.add(64)),
-        vld1q_u8_x4(p.add(128)),
-        vld1q_u8_x4(p.add(192)),
-    ]
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let p = bytes.as_ptr();
+        [
+            vld1q_u8_x4(p),
+            vld1q_u8_x4(p.add(64)),
+            vld1q_u8_x4(p.add(128)),
+            vld1q_u8_x4(p.add(192)),
+        ]
+    }
 }
 
 /// Sets bit `lo[k] ⊕ hi[n − 1 − k]` (wrapped into the set) of `bits` for
@@ -39,58 +43,62 @@ unsafe fn tables(bytes: &[u8; SET_MAX / 8]) -> [uint8x16x4_t; 4] {
 /// power of two and `64 · bits.len() ≤ SET_MAX`.
 #[target_feature(enable = "neon")]
 pub unsafe fn or_pair_xors(bits: &mut [u64], lo: &[u16], hi: &[u16]) -> u16 {
-    let n = lo.len();
-    let bound = 64 * bits.len();
-    debug_assert!(bound.is_power_of_two() && bound <= SET_MAX && hi.len() == n);
-    let mask = (bound - 1) as u16;
-    // The set as bytes (bit v is bit v % 8 of byte v / 8), zero past it.
-    let mut bytes = [0u8; SET_MAX / 8];
-    for (b, w) in bytes.chunks_exact_mut(8).zip(bits.iter()) {
-        b.copy_from_slice(&w.to_le_bytes());
-    }
-    let mut t = tables(&bytes);
-    let (seven, one) = (vdupq_n_u8(7), vdupq_n_u8(1));
-    let (c64, c128, c192) = (vdupq_n_u8(64), vdupq_n_u8(128), vdupq_n_u8(192));
-    let mut or = vdupq_n_u16(0);
-    let mut k = 0;
-    while k + 32 <= n {
-        let x = xors32(lo, hi, k);
-        or = vorrq_u16(or, vorrq_u16(vorrq_u16(x[0], x[1]), vorrq_u16(x[2], x[3])));
-        // Whether each XOR is in the set, 16 at a time: its byte (v / 8,
-        // below 256 for every value below SET_MAX; larger values are
-        // caught by the OR) looked up, its bit (v % 8) tested.
-        let have = |a: uint16x8_t, b: uint16x8_t| {
-            let idx = vcombine_u8(
-                vmovn_u16(vshrq_n_u16::<3>(a)),
-                vmovn_u16(vshrq_n_u16::<3>(b)),
-            );
-            let low = vandq_u8(vcombine_u8(vmovn_u16(a), vmovn_u16(b)), seven);
-            let bit = vshlq_u8(one, vreinterpretq_s8_u8(low));
-            let mut y = vqtbl4q_u8(t[0], idx);
-            y = vqtbx4q_u8(y, t[1], vsubq_u8(idx, c64));
-            y = vqtbx4q_u8(y, t[2], vsubq_u8(idx, c128));
-            y = vqtbx4q_u8(y, t[3], vsubq_u8(idx, c192));
-            vtstq_u8(y, bit)
-        };
-        let all = vandq_u8(have(x[0], x[1]), have(x[2], x[3]));
-        if vminvq_u8(all) == 0 {
-            for j in k..k + 32 {
-                let v = (lo[j] ^ hi[n - 1 - j]) & mask;
-                bytes[v as usize / 8] |= 1 << (v % 8);
-            }
-            t = tables(&bytes);
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let n = lo.len();
+        let bound = 64 * bits.len();
+        debug_assert!(bound.is_power_of_two() && bound <= SET_MAX && hi.len() == n);
+        let mask = (bound - 1) as u16;
+        // The set as bytes (bit v is bit v % 8 of byte v / 8), zero past it.
+        let mut bytes = [0u8; SET_MAX / 8];
+        for (b, w) in bytes.chunks_exact_mut(8).zip(bits.iter()) {
+            b.copy_from_slice(&w.to_le_bytes());
         }
-        k += 32;
+        let mut t = tables(&bytes);
+        let (seven, one) = (vdupq_n_u8(7), vdupq_n_u8(1));
+        let (c64, c128, c192) = (vdupq_n_u8(64), vdupq_n_u8(128), vdupq_n_u8(192));
+        let mut or = vdupq_n_u16(0);
+        let mut k = 0;
+        while k + 32 <= n {
+            let x = xors32(lo, hi, k);
+            or = vorrq_u16(or, vorrq_u16(vorrq_u16(x[0], x[1]), vorrq_u16(x[2], x[3])));
+            // Whether each XOR is in the set, 16 at a time: its byte (v / 8,
+            // below 256 for every value below SET_MAX; larger values are
+            // caught by the OR) looked up, its bit (v % 8) tested.
+            let have = |a: uint16x8_t, b: uint16x8_t| {
+                let idx = vcombine_u8(
+                    vmovn_u16(vshrq_n_u16::<3>(a)),
+                    vmovn_u16(vshrq_n_u16::<3>(b)),
+                );
+                let low = vandq_u8(vcombine_u8(vmovn_u16(a), vmovn_u16(b)), seven);
+                let bit = vshlq_u8(one, vreinterpretq_s8_u8(low));
+                let mut y = vqtbl4q_u8(t[0], idx);
+                y = vqtbx4q_u8(y, t[1], vsubq_u8(idx, c64));
+                y = vqtbx4q_u8(y, t[2], vsubq_u8(idx, c128));
+                y = vqtbx4q_u8(y, t[3], vsubq_u8(idx, c192));
+                vtstq_u8(y, bit)
+            };
+            let all = vandq_u8(have(x[0], x[1]), have(x[2], x[3]));
+            if vminvq_u8(all) == 0 {
+                for j in k..k + 32 {
+                    let v = (lo[j] ^ hi[n - 1 - j]) & mask;
+                    bytes[v as usize / 8] |= 1 << (v % 8);
+                }
+                t = tables(&bytes);
+            }
+            k += 32;
+        }
+        let mut or = super::or_lanes(or);
+        for j in k..n {
+            let x = lo[j] ^ hi[n - 1 - j];
+            or |= x;
+            let v = x & mask;
+            bytes[v as usize / 8] |= 1 << (v % 8);
+        }
+        for (w, b) in bits.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        }
+        or
     }
-    let mut or = super::or_lanes(or);
-    for j in k..n {
-        let x = lo[j] ^ hi[n - 1 - j];
-        or |= x;
-        let v = x & mask;
-        bytes[v as usize / 8] |= 1 << (v % 8);
-    }
-    for (w, b) in bits.iter_mut().zip(bytes.chunks_exact(8)) {
-        *w = u64::from_le_bytes(b.try_into().expect("8 bytes"));
-    }
-    or
 }

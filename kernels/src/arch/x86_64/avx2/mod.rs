@@ -29,18 +29,25 @@ pub(crate) fn step_at(k: usize, n: usize) -> Option<usize> {
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn xors32(lo: &[u16], hi: &[u16], k: usize) -> (__m256i, __m256i) {
-    let n = lo.len();
-    let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
-    let a1 = _mm256_loadu_si256(lo.as_ptr().add(k + 16) as *const __m256i);
-    let b0 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
-    let b1 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 32) as *const __m256i);
-    (
-        _mm256_xor_si256(a0, rev16(b0)),
-        _mm256_xor_si256(a1, rev16(b1)),
-    )
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let n = lo.len();
+        let a0 = _mm256_loadu_si256(lo.as_ptr().add(k) as *const __m256i);
+        let a1 = _mm256_loadu_si256(lo.as_ptr().add(k + 16) as *const __m256i);
+        let b0 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 16) as *const __m256i);
+        let b1 = _mm256_loadu_si256(hi.as_ptr().add(n - k - 32) as *const __m256i);
+        (
+            _mm256_xor_si256(a0, rev16(b0)),
+            _mm256_xor_si256(a1, rev16(b1)),
+        )
+    }
 }
 
 /// Reverses the 16 `u16` lanes of `x`.
+///
+/// # Safety
+/// The avx2 features are present (see `arch::x86_64`).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub(crate) unsafe fn rev16(x: __m256i) -> __m256i {

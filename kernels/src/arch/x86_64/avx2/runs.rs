@@ -3,9 +3,12 @@
 
 use std::arch::x86_64::*;
 
-use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
+use crate::generic::rows::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 /// Lane t ↦ t, for rows 0..16 and 16..32 (shifted to t · ROW).
+///
+/// # Safety
+/// The avx2 features are present (see `arch::x86_64`).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
@@ -27,32 +30,36 @@ unsafe fn row_offsets<const ROW: usize>() -> (__m256i, __m256i) {
 /// length.
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
-    debug_assert_eq!(xs.len(), starts.len());
-    let (off0, off1) = row_offsets::<ROW>();
-    let mask = _mm256_set1_epi16((ROW - 1) as i16);
-    // ((x ⊕ v) & (ROW − 1)) | t · ROW, for rows 0..16 and 16..32.
-    let offsets = |x: u32, start: usize| {
-        let q = g.add(start);
-        let x = _mm256_set1_epi16(x as u16 as i16);
-        let v0 = _mm256_loadu_si256(q as *const __m256i);
-        let v1 = _mm256_loadu_si256(q.add(16) as *const __m256i);
-        (
-            _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v0, x), mask), off0),
-            _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v1, x), mask), off1),
-        )
-    };
-    store_runs(p, xs.len(), |j, o| {
-        let (i0, i1) = offsets(xs[j], starts[j]);
-        _mm256_storeu_si256(o as *mut __m256i, i0);
-        _mm256_storeu_si256(o.add(16) as *mut __m256i, i1);
-    });
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+        debug_assert_eq!(xs.len(), starts.len());
+        let (off0, off1) = row_offsets::<ROW>();
+        let mask = _mm256_set1_epi16((ROW - 1) as i16);
+        // ((x ⊕ v) & (ROW − 1)) | t · ROW, for rows 0..16 and 16..32.
+        let offsets = |x: u32, start: usize| {
+            let q = g.add(start);
+            let x = _mm256_set1_epi16(x as u16 as i16);
+            let v0 = _mm256_loadu_si256(q as *const __m256i);
+            let v1 = _mm256_loadu_si256(q.add(16) as *const __m256i);
+            (
+                _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v0, x), mask), off0),
+                _mm256_or_si256(_mm256_and_si256(_mm256_xor_si256(v1, x), mask), off1),
+            )
+        };
+        store_runs(p, xs.len(), |j, o| {
+            let (i0, i1) = offsets(xs[j], starts[j]);
+            _mm256_storeu_si256(o as *mut __m256i, i0);
+            _mm256_storeu_si256(o.add(16) as *mut __m256i, i1);
+        });
+    }
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`): each
 /// row's candidates found 64 bytes (a word of its eligible set) at a time
-/// (32 at a time, a branch each, cost `0.6` 2% on this path: AMD EPYC
-/// Zen 5, to 3·10^6, one thread, 2.86 → 2.80 s), then, for each half of the
+/// (32 at a time, a branch each, is slower: docs/performance.md), then,
+/// for each half of the
 /// group (16 rows, one vector), every run's values compared with the j-th
 /// candidate of each row: `near[j]` keeps the least `value ⊕ candidate`,
 /// 0 where a run reaches it. A half keeps its [`CANDIDATES`] accumulators
@@ -72,58 +79,62 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
-    // Candidates by row (keyed below); u16::MAX, which no keyed value
-    // equals when keyed to low bytes and no value below a row of ≤ 1024
-    // reaches, where a row has none. 64 values a step: a word of the
-    // eligible set.
-    let zero = _mm256_setzero_si256();
-    // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
-    let cand = row_candidates::<ROW>(p, check, lims, |q| {
-        let a = _mm256_loadu_si256(q as *const __m256i);
-        let b = _mm256_loadu_si256(q.add(32) as *const __m256i);
-        let free_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32 as u64;
-        let free_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32 as u64;
-        free_a | free_b << 32
-    });
-    if check.low_bytes {
-        return narrow_hits::<ROW>(p, &cand, xs, starts, g);
-    }
-    let keyv = _mm256_set1_epi16(key as i16);
-    let unused = _mm256_set1_epi16(-1);
-    for half in 0..2 {
-        let mut keyed = [[0u16; 16]; CANDIDATES];
-        for j in 0..CANDIDATES {
-            for t in 0..16 {
-                let c = cand[j][16 * half + t];
-                keyed[j][t] = if c == u16::MAX { c } else { c & key };
-            }
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let key: u16 = if check.low_bytes { 0xff } else { 0xffff };
+        // Candidates by row (keyed below); u16::MAX, which no keyed value
+        // equals when keyed to low bytes and no value below a row of ≤ 1024
+        // reaches, where a row has none. 64 values a step: a word of the
+        // eligible set.
+        let zero = _mm256_setzero_si256();
+        // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
+        let cand = row_candidates::<ROW>(p, check, lims, |q| {
+            let a = _mm256_loadu_si256(q as *const __m256i);
+            let b = _mm256_loadu_si256(q.add(32) as *const __m256i);
+            let free_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero)) as u32 as u64;
+            let free_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, zero)) as u32 as u64;
+            free_a | free_b << 32
+        });
+        if check.low_bytes {
+            return narrow_hits::<ROW>(p, &cand, xs, starts, g);
         }
-        let mut near = [unused; CANDIDATES];
-        for (&x, &start) in xs.iter().zip(starts) {
-            let q = g.add(start + 16 * half);
-            let v = _mm256_xor_si256(
-                _mm256_loadu_si256(q as *const __m256i),
-                _mm256_set1_epi16(x as u16 as i16),
-            );
-            let v = _mm256_and_si256(v, keyv);
+        let keyv = _mm256_set1_epi16(key as i16);
+        let unused = _mm256_set1_epi16(-1);
+        for half in 0..2 {
+            let mut keyed = [[0u16; 16]; CANDIDATES];
             for j in 0..CANDIDATES {
-                let c = _mm256_loadu_si256(keyed[j].as_ptr() as *const __m256i);
-                near[j] = _mm256_min_epu16(near[j], _mm256_xor_si256(v, c));
+                for t in 0..16 {
+                    let c = cand[j][16 * half + t];
+                    keyed[j][t] = if c == u16::MAX { c } else { c & key };
+                }
             }
-        }
-        for j in 0..CANDIDATES {
-            let c = _mm256_loadu_si256(cand[j].as_ptr().add(16 * half) as *const __m256i);
-            let hit = _mm256_andnot_si256(
-                _mm256_cmpeq_epi16(c, unused),
-                _mm256_cmpeq_epi16(near[j], zero),
-            );
-            // Two mask bits a u16 lane: keep the even ones.
-            let mut h = even_bits(_mm256_movemask_epi8(hit) as u32);
-            while h != 0 {
-                let t = 16 * half + h.trailing_zeros() as usize;
-                *p.add(t * ROW + cand[j][t] as usize) = 1;
-                h &= h - 1;
+            let mut near = [unused; CANDIDATES];
+            for (&x, &start) in xs.iter().zip(starts) {
+                let q = g.add(start + 16 * half);
+                let v = _mm256_xor_si256(
+                    _mm256_loadu_si256(q as *const __m256i),
+                    _mm256_set1_epi16(x as u16 as i16),
+                );
+                let v = _mm256_and_si256(v, keyv);
+                for j in 0..CANDIDATES {
+                    let c = _mm256_loadu_si256(keyed[j].as_ptr() as *const __m256i);
+                    near[j] = _mm256_min_epu16(near[j], _mm256_xor_si256(v, c));
+                }
+            }
+            for j in 0..CANDIDATES {
+                let c = _mm256_loadu_si256(cand[j].as_ptr().add(16 * half) as *const __m256i);
+                let hit = _mm256_andnot_si256(
+                    _mm256_cmpeq_epi16(c, unused),
+                    _mm256_cmpeq_epi16(near[j], zero),
+                );
+                // Two mask bits a u16 lane: keep the even ones.
+                let mut h = even_bits(_mm256_movemask_epi8(hit) as u32);
+                while h != 0 {
+                    let t = 16 * half + h.trailing_zeros() as usize;
+                    *p.add(t * ROW + cand[j][t] as usize) = 1;
+                    h &= h - 1;
+                }
             }
         }
     }
@@ -131,6 +142,9 @@ pub unsafe fn check_group<'e, const ROW: usize>(
 
 /// The low bytes of two vectors of 16 u16 lanes, in one of 32 bytes
 /// (`packus` order: lanes 0–7 of `a`, 0–7 of `b`, 8–15 of `a`, 8–15 of `b`).
+///
+/// # Safety
+/// The avx2 features are present (see `arch::x86_64`).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,popcnt")]
 unsafe fn low_bytes(a: __m256i, b: __m256i) -> __m256i {
@@ -163,35 +177,39 @@ unsafe fn narrow_hits<const ROW: usize>(
     starts: &[usize],
     g: *const u16,
 ) {
-    let mut cv = [_mm256_setzero_si256(); CANDIDATES];
-    for (c, row) in cv.iter_mut().zip(cand) {
-        let a = _mm256_loadu_si256(row.as_ptr() as *const __m256i);
-        let b = _mm256_loadu_si256(row.as_ptr().add(16) as *const __m256i);
-        *c = low_bytes(a, b);
-    }
-    let mut near = [_mm256_set1_epi8(-1); CANDIDATES];
-    for (&x, &start) in xs.iter().zip(starts) {
-        let q = g.add(start);
-        let v = low_bytes(
-            _mm256_loadu_si256(q as *const __m256i),
-            _mm256_loadu_si256(q.add(16) as *const __m256i),
-        );
-        let v = _mm256_xor_si256(v, _mm256_set1_epi8(x as u8 as i8));
-        for (n, c) in near.iter_mut().zip(&cv) {
-            *n = _mm256_min_epu8(*n, _mm256_xor_si256(v, *c));
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let mut cv = [_mm256_setzero_si256(); CANDIDATES];
+        for (c, row) in cv.iter_mut().zip(cand) {
+            let a = _mm256_loadu_si256(row.as_ptr() as *const __m256i);
+            let b = _mm256_loadu_si256(row.as_ptr().add(16) as *const __m256i);
+            *c = low_bytes(a, b);
         }
-    }
-    let zero = _mm256_setzero_si256();
-    for (j, n) in near.iter().enumerate() {
-        let mut h = _mm256_movemask_epi8(_mm256_cmpeq_epi8(*n, zero)) as u32;
-        while h != 0 {
-            let t = packed_row(h.trailing_zeros() as usize);
-            // A row with fewer candidates has u16::MAX in their place,
-            // whose low byte a value may share: never a hit.
-            if cand[j][t] != u16::MAX {
-                *p.add(t * ROW + cand[j][t] as usize) = 1;
+        let mut near = [_mm256_set1_epi8(-1); CANDIDATES];
+        for (&x, &start) in xs.iter().zip(starts) {
+            let q = g.add(start);
+            let v = low_bytes(
+                _mm256_loadu_si256(q as *const __m256i),
+                _mm256_loadu_si256(q.add(16) as *const __m256i),
+            );
+            let v = _mm256_xor_si256(v, _mm256_set1_epi8(x as u8 as i8));
+            for (n, c) in near.iter_mut().zip(&cv) {
+                *n = _mm256_min_epu8(*n, _mm256_xor_si256(v, *c));
             }
-            h &= h - 1;
+        }
+        let zero = _mm256_setzero_si256();
+        for (j, n) in near.iter().enumerate() {
+            let mut h = _mm256_movemask_epi8(_mm256_cmpeq_epi8(*n, zero)) as u32;
+            while h != 0 {
+                let t = packed_row(h.trailing_zeros() as usize);
+                // A row with fewer candidates has u16::MAX in their place,
+                // whose low byte a value may share: never a hit.
+                if cand[j][t] != u16::MAX {
+                    *p.add(t * ROW + cand[j][t] as usize) = 1;
+                }
+                h &= h - 1;
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
+use crate::generic::rows::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 
 /// Every run `(xs[j], g + starts[j])` into a group of rows (see
 /// `Runs::flag_groups`): byte `t · ROW + ((x ⊕ q[t]) mod ROW)` from `p`
@@ -18,25 +18,29 @@ use crate::runs::{row_candidates, store_runs, Check, CANDIDATES, GROUP};
 /// one length.
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize], g: *const u16) {
-    const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
-    debug_assert_eq!(xs.len(), starts.len());
-    let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
-    let shift = ROW.trailing_zeros();
-    // t · ROW = (t << shift).
-    let rows = _mm512_sllv_epi16(off, _mm512_set1_epi16(shift as i16));
-    let mask = _mm512_set1_epi16((ROW - 1) as i16);
-    // ((x ⊕ v) & (ROW − 1)) + t · ROW.
-    let offsets = |x: u32, start: usize| {
-        let v = _mm512_loadu_si512(g.add(start) as *const _);
-        _mm512_ternarylogic_epi32::<0xf8>(
-            rows,
-            _mm512_xor_si512(v, _mm512_set1_epi16(x as u16 as i16)),
-            mask,
-        )
-    };
-    store_runs(p, xs.len(), |j, o| {
-        _mm512_storeu_si512(o as *mut _, offsets(xs[j], starts[j]));
-    });
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        const { assert!(GROUP == 32 && ROW * GROUP <= 1 << 16) };
+        debug_assert_eq!(xs.len(), starts.len());
+        let off = _mm512_loadu_si512(ROW_OFFSETS.as_ptr() as *const _);
+        let shift = ROW.trailing_zeros();
+        // t · ROW = (t << shift).
+        let rows = _mm512_sllv_epi16(off, _mm512_set1_epi16(shift as i16));
+        let mask = _mm512_set1_epi16((ROW - 1) as i16);
+        // ((x ⊕ v) & (ROW − 1)) + t · ROW.
+        let offsets = |x: u32, start: usize| {
+            let v = _mm512_loadu_si512(g.add(start) as *const _);
+            _mm512_ternarylogic_epi32::<0xf8>(
+                rows,
+                _mm512_xor_si512(v, _mm512_set1_epi16(x as u16 as i16)),
+                mask,
+            )
+        };
+        store_runs(p, xs.len(), |j, o| {
+            _mm512_storeu_si512(o as *mut _, offsets(xs[j], starts[j]));
+        });
+    }
 }
 
 /// The checked runs of a group of rows (see `Runs::flag_checked`):
@@ -48,7 +52,7 @@ pub unsafe fn groups<const ROW: usize>(p: *mut u8, xs: &[u32], starts: &[usize],
 /// # Safety
 /// As for [`groups`] (the avx512 features), for every run; `lims` has
 /// GROUP limits; with `check.low_bytes`, AVX-512 VBMI must be present
-/// (the dispatcher sends chips without it to the AVX2 check).
+/// (`crate::platform::check_group` sends chips without it to the AVX2 check).
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 pub unsafe fn check_group<'e, const ROW: usize>(
     p: *mut u8,
@@ -58,21 +62,25 @@ pub unsafe fn check_group<'e, const ROW: usize>(
     check: &Check<impl Fn(usize) -> &'e [u64]>,
     lims: &mut [u32],
 ) {
-    // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
-    let cand = row_candidates::<ROW>(p, check, lims, |q| {
-        let bytes = _mm512_loadu_si512(q as *const _);
-        _mm512_testn_epi8_mask(bytes, bytes)
-    });
-    let hits = if check.low_bytes {
-        narrow_hits(&cand, xs, starts, g)
-    } else {
-        wide_hits(&cand, xs, starts, g)
-    };
-    for (j, mut h) in hits.into_iter().enumerate() {
-        while h != 0 {
-            let t = h.trailing_zeros() as usize;
-            *p.add(t * ROW + cand[j][t] as usize) = 1;
-            h &= h - 1;
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        // SAFETY: p points to GROUP rows of ROW bytes (as for `groups`).
+        let cand = row_candidates::<ROW>(p, check, lims, |q| {
+            let bytes = _mm512_loadu_si512(q as *const _);
+            _mm512_testn_epi8_mask(bytes, bytes)
+        });
+        let hits = if check.low_bytes {
+            narrow_hits(&cand, xs, starts, g)
+        } else {
+            wide_hits(&cand, xs, starts, g)
+        };
+        for (j, mut h) in hits.into_iter().enumerate() {
+            while h != 0 {
+                let t = h.trailing_zeros() as usize;
+                *p.add(t * ROW + cand[j][t] as usize) = 1;
+                h &= h - 1;
+            }
         }
     }
 }
@@ -83,7 +91,11 @@ pub unsafe fn check_group<'e, const ROW: usize>(
 /// `near[j]` is the least `value ⊕ candidate` over the runs, 0 where
 /// one reaches it. (Two vector operations a compare and no mask
 /// registers: compares into masks, OR-ed through general registers,
-/// took 2.5× as long in a microbenchmark.)
+/// took longer: docs/performance.md.)
+///
+/// # Safety
+/// The avx512 features are present (see `arch::x86_64`); each `g + starts[i]`
+/// points to GROUP values.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,bmi1,popcnt")]
 unsafe fn wide_hits(
@@ -92,27 +104,35 @@ unsafe fn wide_hits(
     starts: &[usize],
     g: *const u16,
 ) -> [u32; CANDIDATES] {
-    let cv: [__m512i; CANDIDATES] =
-        std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
-    let mut near = [_mm512_set1_epi16(-1); CANDIDATES];
-    for (&x, &start) in xs.iter().zip(starts) {
-        let v = _mm512_xor_si512(
-            _mm512_loadu_si512(g.add(start) as *const _),
-            _mm512_set1_epi16(x as u16 as i16),
-        );
-        for j in 0..CANDIDATES {
-            near[j] = _mm512_min_epu16(near[j], _mm512_xor_si512(v, cv[j]));
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let cv: [__m512i; CANDIDATES] =
+            std::array::from_fn(|j| _mm512_loadu_si512(cand[j].as_ptr() as *const _));
+        let mut near = [_mm512_set1_epi16(-1); CANDIDATES];
+        for (&x, &start) in xs.iter().zip(starts) {
+            let v = _mm512_xor_si512(
+                _mm512_loadu_si512(g.add(start) as *const _),
+                _mm512_set1_epi16(x as u16 as i16),
+            );
+            for j in 0..CANDIDATES {
+                near[j] = _mm512_min_epu16(near[j], _mm512_xor_si512(v, cv[j]));
+            }
         }
+        let unused = _mm512_set1_epi16(-1);
+        std::array::from_fn(|j| {
+            _mm512_testn_epi16_mask(near[j], near[j]) & _mm512_cmpneq_epi16_mask(cv[j], unused)
+        })
     }
-    let unused = _mm512_set1_epi16(-1);
-    std::array::from_fn(|j| {
-        _mm512_testn_epi16_mask(near[j], near[j]) & _mm512_cmpneq_epi16_mask(cv[j], unused)
-    })
 }
 
 /// [`wide_hits`] on the low bytes of the values only (see
 /// `Runs::flag_checked`): two runs a vector, 64 byte lanes, half the
 /// operations.
+///
+/// # Safety
+/// The avx512 features are present (see `arch::x86_64`), and VBMI; each `g +
+/// starts[i]` points to GROUP values.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,bmi1,popcnt")]
 unsafe fn narrow_hits(
@@ -121,36 +141,40 @@ unsafe fn narrow_hits(
     starts: &[usize],
     g: *const u16,
 ) -> [u32; CANDIDATES] {
-    let lows = _mm512_loadu_si512(super::LOW_BYTES.as_ptr() as *const _);
-    // Each row's candidate in byte t and byte 32 + t.
-    let cv: [__m512i; CANDIDATES] = std::array::from_fn(|j| {
-        let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
-        _mm512_permutex2var_epi8(c, lows, c)
-    });
-    let mut near = [_mm512_set1_epi8(-1); CANDIDATES];
-    let mut step = |(xa, sa): (u32, usize), (xb, sb): (u32, usize)| {
-        let v = _mm512_permutex2var_epi8(
-            _mm512_loadu_si512(g.add(sa) as *const _),
-            lows,
-            _mm512_loadu_si512(g.add(sb) as *const _),
-        );
-        let x = _mm512_mask_set1_epi8(_mm512_set1_epi8(xa as i8), !0u64 << 32, xb as i8);
-        let v = _mm512_xor_si512(v, x);
-        for j in 0..CANDIDATES {
-            near[j] = _mm512_min_epu8(near[j], _mm512_xor_si512(v, cv[j]));
+    // SAFETY: the caller meets the `# Safety` contract above (the features
+    // present, the pointers and lengths as stated).
+    unsafe {
+        let lows = _mm512_loadu_si512(super::LOW_BYTES.as_ptr() as *const _);
+        // Each row's candidate in byte t and byte 32 + t.
+        let cv: [__m512i; CANDIDATES] = std::array::from_fn(|j| {
+            let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+            _mm512_permutex2var_epi8(c, lows, c)
+        });
+        let mut near = [_mm512_set1_epi8(-1); CANDIDATES];
+        let mut step = |(xa, sa): (u32, usize), (xb, sb): (u32, usize)| {
+            let v = _mm512_permutex2var_epi8(
+                _mm512_loadu_si512(g.add(sa) as *const _),
+                lows,
+                _mm512_loadu_si512(g.add(sb) as *const _),
+            );
+            let x = _mm512_mask_set1_epi8(_mm512_set1_epi8(xa as i8), !0u64 << 32, xb as i8);
+            let v = _mm512_xor_si512(v, x);
+            for j in 0..CANDIDATES {
+                near[j] = _mm512_min_epu8(near[j], _mm512_xor_si512(v, cv[j]));
+            }
+        };
+        let mut runs = xs.iter().copied().zip(starts.iter().copied());
+        while let Some(a) = runs.next() {
+            // An odd last run goes with itself.
+            step(a, runs.next().unwrap_or(a));
         }
-    };
-    let mut runs = xs.iter().copied().zip(starts.iter().copied());
-    while let Some(a) = runs.next() {
-        // An odd last run goes with itself.
-        step(a, runs.next().unwrap_or(a));
+        let unused = _mm512_set1_epi16(-1);
+        std::array::from_fn(|j| {
+            let m = _mm512_testn_epi8_mask(near[j], near[j]);
+            let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
+            (m as u32 | (m >> 32) as u32) & _mm512_cmpneq_epi16_mask(c, unused)
+        })
     }
-    let unused = _mm512_set1_epi16(-1);
-    std::array::from_fn(|j| {
-        let m = _mm512_testn_epi8_mask(near[j], near[j]);
-        let c = _mm512_loadu_si512(cand[j].as_ptr() as *const _);
-        (m as u32 | (m >> 32) as u32) & _mm512_cmpneq_epi16_mask(c, unused)
-    })
 }
 
 /// Lane t ↦ t (shifted to t · ROW by [`groups`]).

@@ -5,7 +5,10 @@
 //! `pairs_hit`, …) takes the path [`current`] names, and has a `*_on`
 //! form that takes a path as an argument, so that tests and benchmarks
 //! reach every path the host has ([`available`]), not only the one
-//! dispatch picks. The paths:
+//! dispatch picks. A path is named by an [`Isa`]; what runs is its
+//! `Level`, which also says whether the AVX-512 chip has VBMI (decided
+//! here, once: see `Isa::level`), and `crate::platform` holds the one
+//! `match` on the level that each kernel makes. The paths:
 //!
 //! | path | where | what |
 //! | --- | --- | --- |
@@ -37,6 +40,37 @@ pub enum Isa {
     Neon = 4,
 }
 
+/// What runs: a path ([`Isa`]) as this host has it. AVX-512 is two levels,
+/// with and without VBMI (with VBMI2 and BITALG), so that a kernel whose
+/// AVX-512 form needs the byte permutes says once, in its `match`, what
+/// runs on a chip without them (Skylake-SP, Cascade Lake): its AVX2 code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub(crate) enum Level {
+    /// Portable Rust, no intrinsics (the `scalar` path).
+    Portable = 1,
+    /// x86-64 AVX2, with POPCNT and BMI1.
+    Avx2 = 2,
+    /// x86-64 AVX-512 F and BW, without VBMI, VBMI2 or BITALG.
+    Avx512 = 3,
+    /// x86-64 AVX-512 F and BW, with VBMI, VBMI2 and BITALG.
+    Avx512Vbmi = 4,
+    /// aarch64 NEON.
+    Neon = 5,
+}
+
+impl Level {
+    /// The path this level runs.
+    pub(crate) const fn isa(self) -> Isa {
+        match self {
+            Level::Portable => Isa::Scalar,
+            Level::Avx2 => Isa::Avx2,
+            Level::Avx512 | Level::Avx512Vbmi => Isa::Avx512,
+            Level::Neon => Isa::Neon,
+        }
+    }
+}
+
 /// Every path, in the order [`available`] lists them.
 pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Avx2, Isa::Avx512, Isa::Neon];
 
@@ -61,6 +95,19 @@ impl Isa {
             Isa::Avx2 => "avx2 (AVX2 with POPCNT and BMI1)",
             Isa::Avx512 => "avx512 (AVX-512 F and BW, AVX2, POPCNT and BMI1)",
             Isa::Neon => "neon",
+        }
+    }
+
+    /// The level this path runs at on this host: the AVX-512 path with or
+    /// without VBMI as the CPU has it.
+    #[inline]
+    pub(crate) fn level(self) -> Level {
+        match self {
+            Isa::Scalar => Level::Portable,
+            Isa::Avx2 => Level::Avx2,
+            Isa::Avx512 if features().avx512_vbmi => Level::Avx512Vbmi,
+            Isa::Avx512 => Level::Avx512,
+            Isa::Neon => Level::Neon,
         }
     }
 
@@ -202,7 +249,7 @@ pub fn best() -> Isa {
     }
 }
 
-/// The chosen path (`Isa as u8`), 0 until the first [`current`].
+/// The chosen level (`Level as u8`), 0 until the first [`current`].
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
 /// The path the dispatching kernels take: [`select`]ed, else `OCTAL_ISA`
@@ -211,22 +258,30 @@ static CHOSEN: AtomicU8 = AtomicU8::new(0);
 /// it ignored.)
 #[inline]
 pub fn current() -> Isa {
+    level().isa()
+}
+
+/// The level of the [`current`] path: what every dispatching kernel
+/// passes to `crate::platform`, a byte load once chosen.
+#[inline]
+pub(crate) fn level() -> Level {
     match CHOSEN.load(Ordering::Relaxed) {
-        1 => Isa::Scalar,
-        2 => Isa::Avx2,
-        3 => Isa::Avx512,
-        4 => Isa::Neon,
+        1 => Level::Portable,
+        2 => Level::Avx2,
+        3 => Level::Avx512,
+        4 => Level::Avx512Vbmi,
+        5 => Level::Neon,
         _ => choose(),
     }
 }
 
 #[cold]
-fn choose() -> Isa {
-    let isa = from_env().ok().flatten().unwrap_or_else(best);
+fn choose() -> Level {
+    let level = from_env().ok().flatten().unwrap_or_else(best).level();
     // A select() that raced this one wins.
-    match CHOSEN.compare_exchange(0, isa as u8, Ordering::Relaxed, Ordering::Relaxed) {
-        Ok(_) => isa,
-        Err(_) => current(),
+    match CHOSEN.compare_exchange(0, level as u8, Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => level,
+        Err(_) => self::level(),
     }
 }
 
@@ -253,22 +308,36 @@ pub fn select(isa: Isa) -> Result<(), IsaError> {
     if !isa.on_host() {
         return Err(IsaError::NotOnHost(isa));
     }
-    CHOSEN.store(isa as u8, Ordering::Relaxed);
+    CHOSEN.store(isa.level() as u8, Ordering::Relaxed);
     Ok(())
 }
 
-/// Panics unless the host has `isa`: the `*_on` forms of the kernels call
-/// it before taking a path, so that asking for a path the CPU lacks is a
-/// clear panic, never an illegal instruction.
-///
-/// The current path is on the host by construction, so the dispatching
-/// kernels (which pass it, millions of times a run) pay a byte load and a
-/// compare; only another path looks at the features.
+/// The level of `isa`, after a panic unless the host has it: the `*_on`
+/// forms of the kernels take their path through it, so that asking for a
+/// path the CPU lacks is a clear panic, never an illegal instruction. (The
+/// dispatching kernels take [`level`], on the host by construction.) The
+/// current path costs a byte load and a compare; only another path looks
+/// at the features.
 #[inline(always)]
-pub(crate) fn assert_on_host(isa: Isa) {
-    if isa != current() {
-        assert!(isa.on_host(), "the {isa} path is not on this host");
+pub(crate) fn on_host_level(isa: Isa) -> Level {
+    let current = level();
+    if isa == current.isa() {
+        return current;
     }
+    assert!(isa.on_host(), "the {isa} path is not on this host");
+    isa.level()
+}
+
+/// Every level this host can run: those of its paths, and AVX-512
+/// without VBMI where it has VBMI (a subset of what the chip offers), so
+/// that the tests reach the code Skylake-SP and Cascade Lake run.
+#[cfg(test)]
+pub(crate) fn levels_on_host() -> Vec<Level> {
+    let mut levels: Vec<Level> = available().map(Isa::level).collect();
+    if levels.contains(&Level::Avx512Vbmi) {
+        levels.push(Level::Avx512);
+    }
+    levels
 }
 
 #[cfg(test)]
@@ -308,6 +377,17 @@ mod tests {
     fn aarch64_has_scalar_and_neon() {
         assert_eq!(available().collect::<Vec<_>>(), [Isa::Scalar, Isa::Neon]);
         assert_eq!(best(), Isa::Neon);
+    }
+
+    #[test]
+    fn each_path_runs_at_its_own_level() {
+        for isa in available() {
+            assert_eq!(isa.level().isa(), isa);
+        }
+        let vbmi = features().avx512_vbmi;
+        assert_eq!(Isa::Avx512.level() == Level::Avx512Vbmi, vbmi);
+        assert_eq!(Isa::Avx512.level() == Level::Avx512, !vbmi);
+        assert_eq!(level().isa(), current());
     }
 
     #[test]
