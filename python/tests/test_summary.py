@@ -10,15 +10,8 @@ import numpy as np
 import pytest
 
 import octal
+from conftest import checksum as fnv
 from octal import _octal
-
-
-def fnv(g):
-    """FNV-1a-64 over the values as little-endian u32 (README.md)."""
-    h = 0xCBF29CE484222325
-    for b in np.asarray(g, dtype="<u4").tobytes():
-        h = ((h ^ b) * 0x100000001B3) % 2**64
-    return f"{h:016x}"
 
 
 def test_summary_and_period_are_frozen():

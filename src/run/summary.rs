@@ -295,3 +295,62 @@ impl Summary {
         self.period_notation_latex = notation(Notation::Latex);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of `s` as JSON, in the order written (a summary without
+    /// nested objects: every key is a top-level one).
+    fn keys(s: &Summary) -> Vec<String> {
+        let text = serde_json::to_string(s).expect("serialises");
+        let parts: Vec<&str> = text.split('"').collect();
+        // The odd parts are the strings; a key is one followed by ':'.
+        (1..parts.len())
+            .step_by(2)
+            .filter(|&i| parts.get(i + 1).is_some_and(|p| p.starts_with(':')))
+            .map(|i| parts[i].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_json_keeps_its_keys_in_the_documented_order() {
+        let code: Code = "0.6".parse().expect("a code");
+        let info = EngineInfo {
+            engine: "sparse",
+            threads: 2,
+            ..EngineInfo::default()
+        };
+        let s = Summary::new(&code, &Stats::default(), 1.5, 2, info);
+        // GUIDE.md's list, then the period's and sparse space's keys.
+        let documented = "code values max_value first_max_at zeros zeros_from_1 \
+            last_value checksum seconds values_per_second bytes_per_value engine \
+            threads rare_mask rare_positions rare_positions_with_0 last_rare_at isa \
+            period apparent_period period_provable period_notation \
+            period_notation_latex rare_class rare_list rare_list_complete";
+        assert_eq!(keys(&s), documented.split_whitespace().collect::<Vec<_>>());
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(json["engine"], "sparse");
+        assert_eq!(json["threads"], 2);
+        assert_eq!(json["seconds"], 1.5);
+        assert!(json["isa"].is_string());
+    }
+
+    #[test]
+    fn a_summary_read_back_says_null_for_what_its_file_does_not_record() {
+        let code: Code = "0.77".parse().expect("a code");
+        let mut s = Summary::new(&code, &Stats::default(), 0.0, 2, EngineInfo::default());
+        s.read_back(Some("sparse".into()), Some(2.0));
+        s.target = Some(5000);
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(json["engine"], "sparse");
+        assert_eq!(json["seconds"], 2.0);
+        assert!(json["threads"].is_null() && json["isa"].is_null());
+        assert_eq!(json["target"], 5000);
+        s.read_back(None, None);
+        let json = serde_json::to_value(&s).expect("serialises");
+        for unknown in ["engine", "threads", "isa", "seconds", "values_per_second"] {
+            assert!(json[unknown].is_null(), "{unknown}");
+        }
+    }
+}
