@@ -213,7 +213,7 @@ impl Row {
             preperiod,
             max_value: s.max_value,
             rare_positions: s.engine.rare_positions,
-            seconds: s.seconds,
+            seconds: s.seconds.unwrap_or(0.0),
             error: None,
         }
     }

@@ -84,6 +84,8 @@ fn the_python_package_installs_and_passes_its_tests() {
         .current_dir(root.join("python"))
         .env("PATH", &path)
         .env("OCTAL_BIN", env!("CARGO_BIN_EXE_octal"))
+        // The crate's version, which the package must report as its own.
+        .env("OCTAL_CRATE_VERSION", env!("CARGO_PKG_VERSION"))
         .output()
         .expect("pytest runs");
     let text = String::from_utf8_lossy(&out.stdout);

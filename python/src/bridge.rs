@@ -1,7 +1,9 @@
 //! Every call the Python bindings make into the octal library, in one
 //! place: `lib.rs` sees only what this module exports, in plain Rust types,
 //! and the library's errors arrive here already sorted into the Python
-//! exception they become ([`Error`]).
+//! exception they become ([`Error`]). The typed summary and periods are
+//! the exception: `summary.rs` and `period.rs` build Python's classes
+//! straight from the library's types.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
@@ -11,12 +13,12 @@ use std::time::{Duration, Instant};
 
 use octal::code::CodeError;
 use octal::count::{parse_count, CountError};
-use octal::engine::{Engine, EngineInfo, EngineKind, MaskSpec, SparseError};
+use octal::engine::{Engine, EngineKind, MaskSpec, SparseError};
 use octal::formats::{self, BFileError, Format, FormatError, ValueWriter};
 use octal::games::cookie_cutter::{self, Cutter, Grid, Method, SolveError, Solver};
 use octal::games::vertex_deletion::{self, Digraph, Variant};
 use octal::games::GameError;
-use octal::period::{self, Bound, Detector, Notation};
+use octal::period::{Bound, Detector};
 use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
 use octal::stats::Stats;
 use octal::store::checkpoint;
@@ -314,23 +316,6 @@ pub fn answers(
     Ok(Some((seq, summary)))
 }
 
-/// The summary as the JSON object `octal run --json` prints.
-/// A summary, given as its JSON, in the words of `octal run`.
-pub fn summary_text(json: &str) -> Result<String> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| Error::Value(format!("not a summary: {e}")))?;
-    Ok(octal::report::human(&v))
-}
-
-pub fn summary_json(s: &Summary) -> String {
-    serde_json::to_string(s).expect("a summary serialises")
-}
-
-/// The proven period of a summary: (period, preperiod).
-pub fn proven(s: &Summary) -> Option<(u64, u64)> {
-    s.period.as_ref().map(|p| (p.period, p.preperiod))
-}
-
 /// G(start), …, G(n − 1) from a run that stopped at its proof: the values
 /// past those computed are read off the proven period (as the command
 /// line's `values` does), with the note that says so (for Python's
@@ -364,7 +349,7 @@ pub fn drop_front(seq: Seq, start: usize) -> Seq {
 
 /// A run kept in a store: what it ended with.
 pub struct Stored {
-    pub summary: String,
+    pub summary: Summary,
     /// Stopped by `stop` (checkpointed) rather than finished.
     pub stopped: bool,
     /// Values in the store now.
@@ -390,7 +375,7 @@ pub fn run_in_store(
             meter.set(p.done, p.to)
         })?;
     Ok(Stored {
-        summary: summary_json(&outcome.summary),
+        summary: outcome.summary,
         stopped: matches!(outcome.ending, Ending::Stopped(_)),
         good: store.good(),
     })
@@ -398,78 +383,14 @@ pub fn run_in_store(
 
 pub use octal::store::Opened;
 
-/// The summary of the values held, as JSON with the fields of `octal
-/// run --json` that the file records: statistics, period (proven or
-/// apparent, for a store), the seconds a store's runs took and the
-/// engine that wrote its last values. Fields a file does not record
-/// (threads, the sparse-space facts, the instruction set) are null.
-pub fn summary(o: &Opened) -> Result<String> {
-    let mut summary = match o {
-        Opened::Store(s, _) => {
-            let cp = s.checkpoint();
-            s.check_length(cp.good)?;
-            let detector = checkpoint::restore_detector(s);
-            let mut summary = Summary::new(
-                s.code(),
-                &cp.stats,
-                cp.seconds,
-                s.width(),
-                EngineInfo::default(),
-            );
-            summary.set_period(&detector, s.view(0, cp.good));
-            summary.store = Some(s.path().display().to_string());
-            let mut json = serde_json::to_value(&summary).expect("a summary serialises");
-            json["engine"] = cp.engine.clone().into();
-            json["target"] = cp.target.into();
-            json
-        }
-        Opened::File(f) => {
-            let h = f.header();
-            let stats = f.stats();
-            let mut summary = Summary::new(
-                f.code(),
-                &stats,
-                0.0,
-                h.width as usize,
-                EngineInfo::default(),
-            );
-            summary.period_provable = period_provable(f.code());
-            summary.period = o.period();
-            if let Some(p) = summary.period {
-                let end = (p.preperiod + p.period).min(f.count());
-                if end <= 200 {
-                    let first = o.read(0, end)?;
-                    let style = |style| match first.view(0, first.len()) {
-                        SeqRef::U16(v) => period::notation(v, &p, 200, style),
-                        SeqRef::U32(v) => period::notation(v, &p, 200, style),
-                    };
-                    summary.period_notation = style(Notation::Text);
-                    summary.period_notation_latex = style(Notation::Latex);
-                }
-            }
-            let mut json = serde_json::to_value(&summary).expect("a summary serialises");
-            for unknown in ["engine", "seconds", "values_per_second"] {
-                json[unknown] = serde_json::Value::Null;
-            }
-            json
-        }
-    };
-    for unknown in ["threads", "isa"] {
-        summary[unknown] = serde_json::Value::Null;
-    }
-    Ok(summary.to_string())
-}
-
-/// Writes G(from..to) of `o` to `out` in `format` (b-files: see
-/// [`FileWriter::create`]), until `stop` becomes non-zero: false then,
+/// Writes G(from..to) of `o` (`range`) to `out` in `format` (b-files:
+/// see [`FileWriter::create`]), until `stop` becomes non-zero: false then,
 /// and `out` is removed.
-#[allow(clippy::too_many_arguments)]
 pub fn write(
     o: &Opened,
     out: &Path,
     format: &str,
-    from: u64,
-    to: u64,
+    (from, to): (u64, u64),
     bfile: &BFileLayout,
     stop: &AtomicUsize,
     meter: &Meter,
@@ -604,74 +525,6 @@ pub fn read_bfile(path: &Path) -> Result<(u64, Vec<u32>)> {
         Ok(b) => Ok((b.first, b.values)),
         Err(BFileError::Io(e)) => Err(io_error(path, "reading", e)),
         Err(e) => Err(Error::Value(format!("{}: {e}", path.display()))),
-    }
-}
-
-/// A period found in values: proven, or apparent (holding over the last
-/// values without a proof).
-pub struct Found {
-    pub period: u64,
-    pub preperiod: u64,
-    pub proven_at: u64,
-    pub bound: Option<u64>,
-    pub proven: bool,
-    pub notation: Option<String>,
-    pub notation_latex: Option<String>,
-}
-
-/// Period detection over given values, fed in blocks as a run feeds them.
-pub struct PeriodSearch {
-    detector: Detector,
-}
-
-impl PeriodSearch {
-    pub fn new(code: &Code) -> PeriodSearch {
-        PeriodSearch {
-            detector: Detector::new(code),
-        }
-    }
-
-    pub fn provable(&self) -> bool {
-        self.detector.can_prove()
-    }
-
-    /// Feeds the values up to `len` (at most), in the blocks a run uses
-    /// (ending where a proof would come), for about `budget` of work.
-    pub fn feed<V: Value>(&mut self, g: &[V], budget: Duration) {
-        let t = Instant::now();
-        let len = g.len() as u64;
-        while self.detector.seen() < len && self.detector.proven().is_none() {
-            let done = self.detector.seen();
-            let mut end = (done + (done / 64).clamp(64, 1 << 22)).min(len);
-            if let Some(want) = self.detector.wants() {
-                end = end.min(want.max(done + (done / 128).max(64)));
-            }
-            self.detector.feed(&g[..end as usize]);
-            if t.elapsed() >= budget {
-                break;
-            }
-        }
-    }
-
-    /// True when every value has been fed, or a period is proven.
-    pub fn finished(&self, len: usize) -> bool {
-        self.detector.proven().is_some() || self.detector.seen() >= len as u64
-    }
-
-    pub fn found<V: Value>(&self, g: &[V]) -> Option<Found> {
-        let (p, proven) = match self.detector.proven() {
-            Some(p) => (p, true),
-            None => (self.detector.apparent()?, false),
-        };
-        Some(Found {
-            period: p.period,
-            preperiod: p.preperiod,
-            proven_at: p.proven_at,
-            bound: p.bound,
-            proven,
-            notation: period::notation(g, &p, 200, Notation::Text),
-            notation_latex: period::notation(g, &p, 200, Notation::Latex),
-        })
     }
 }
 

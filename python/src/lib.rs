@@ -1,33 +1,34 @@
 //! `octal._octal`: the compiled half of the Python package `octal`.
 //!
 //! The Python half (`python/octal/__init__.py`) gives the public API its
-//! shape; this module does the work. Every call into the octal library goes
-//! through [`bridge`]. Long work runs on a worker thread without the GIL
-//! while the calling thread watches for Ctrl-C ([`supervise`]); library
-//! errors become `ValueError`, `OSError` or `MemoryError`, and a panic
-//! becomes a `RuntimeError`, never a crash.
+//! shape; this module does the work: the computing functions, stores and
+//! files, and the module's table. Every call into the octal library goes
+//! through [`bridge`], except the typed summary and periods ([`summary`],
+//! [`period`]). Long work runs on a worker thread without the GIL while
+//! the calling thread watches for Ctrl-C ([`supervise`]); library errors
+//! become `ValueError`, `OSError` or `MemoryError`, and a panic becomes a
+//! `RuntimeError`, never a crash.
 
 mod bridge;
+mod code;
+mod period;
+mod summary;
+mod supervise;
 
-use std::any::Any;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use numpy::ndarray::ArrayView1;
 use numpy::{PyArray1, PyReadonlyArray1};
-use pyo3::exceptions::{
-    PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError, PyTypeError,
-    PyValueError,
-};
+use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict};
 
-use bridge::{Code, Error, Meter, Opened, Seq, SeqRef, Value};
-
-/// The exit status Ctrl-C asks a run for (128 + SIGINT), as the CLI uses.
-const EXIT_SIGINT: usize = 130;
+use bridge::{Code, Error, Opened, Seq, SeqRef, Value};
+use code::{code_of, PyCode};
+use summary::PySummary;
+use supervise::{supervise, Outcome};
 
 fn py_err(py: Python<'_>, e: Error) -> PyErr {
     match e {
@@ -51,7 +52,7 @@ fn py_err(py: Python<'_>, e: Error) -> PyErr {
 }
 
 /// `Result<T, Error>` into a Python result.
-trait OrRaise<T> {
+pub trait OrRaise<T> {
     fn or_raise(self, py: Python<'_>) -> PyResult<T>;
 }
 
@@ -61,228 +62,11 @@ impl<T, E: Into<Error>> OrRaise<T> for Result<T, E> {
     }
 }
 
-fn panic_message(p: &(dyn Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
-}
-
-/// What a worker thread hands back, and the flags it shares.
-struct Shared<R> {
-    slot: Mutex<Option<std::thread::Result<R>>>,
-    ready: Condvar,
-    stop: AtomicUsize,
-    meter: Meter,
-}
-
-impl<R> Shared<R> {
-    /// The worker's result, waiting at most `wait` (for ever: `None`).
-    fn take(&self, wait: Option<Duration>) -> Option<std::thread::Result<R>> {
-        let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
-        let mut slot = match wait {
-            Some(d) => {
-                self.ready
-                    .wait_timeout_while(slot, d, |s| s.is_none())
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0
-            }
-            None => self
-                .ready
-                .wait_while(slot, |s| s.is_none())
-                .unwrap_or_else(|e| e.into_inner()),
-        };
-        slot.take()
-    }
-}
-
-/// How [`supervise`]d work ended.
-enum Outcome<R> {
-    Done(R),
-    /// Ctrl-C (or an exception raised by the progress callback): the error
-    /// to raise, and the worker's result if it was waited for.
-    Interrupted {
-        err: PyErr,
-        late: Option<R>,
-    },
-}
-
-/// Runs `work` on a worker thread without the GIL. Meanwhile this thread
-/// checks for signals (and calls `progress(done, total)`) every 50 ms. On
-/// Ctrl-C the work's stop flag is set; with `wait` the worker is waited
-/// for (it stops at its next piece, a run checkpointing first), otherwise
-/// it is left to finish on its own and its result dropped.
-fn supervise<R: Send + 'static>(
-    py: Python<'_>,
-    progress: Option<&Bound<'_, PyAny>>,
-    wait: bool,
-    work: impl FnOnce(&AtomicUsize, &Meter) -> R + Send + 'static,
-) -> PyResult<Outcome<R>> {
-    let shared = Arc::new(Shared {
-        slot: Mutex::new(None),
-        ready: Condvar::new(),
-        stop: AtomicUsize::new(0),
-        meter: Meter::default(),
-    });
-    let worker = shared.clone();
-    std::thread::Builder::new()
-        .name("octal".into())
-        .spawn(move || {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                work(&worker.stop, &worker.meter)
-            }));
-            *worker.slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-            worker.ready.notify_all();
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-    let unpanic = |r: std::thread::Result<R>| {
-        r.map_err(|p| {
-            PyRuntimeError::new_err(format!(
-                "internal error in octal (please report it): {}",
-                panic_message(&*p)
-            ))
-        })
-    };
-    let mut shown = None;
-    let mut show = |shared: &Shared<R>| -> PyResult<()> {
-        let Some(cb) = progress else { return Ok(()) };
-        let now = (
-            shared.meter.done.load(Ordering::Relaxed),
-            shared.meter.total.load(Ordering::Relaxed),
-        );
-        // (Nothing to show before the worker has said anything.)
-        if shown != Some(now) && now != (0, 0) {
-            shown = Some(now);
-            cb.call1(now)?;
-        }
-        Ok(())
-    };
-    loop {
-        let s = &shared;
-        if let Some(r) = py.detach(|| s.take(Some(Duration::from_millis(50)))) {
-            let r = unpanic(r)?;
-            show(&shared)?;
-            return Ok(Outcome::Done(r));
-        }
-        if let Err(err) = py.check_signals().and_then(|()| show(&shared)) {
-            shared.stop.store(EXIT_SIGINT, Ordering::SeqCst);
-            let late = if wait {
-                Some(unpanic(py.detach(|| s.take(None)).expect("waited"))?)
-            } else {
-                None
-            };
-            return Ok(Outcome::Interrupted { err, late });
-        }
-    }
-}
-
 /// A numpy array that owns the values (no copy).
 fn array_of(py: Python<'_>, seq: Seq) -> Bound<'_, PyAny> {
     match seq {
         Seq::U16(v) => PyArray1::from_vec(py, v).into_any(),
         Seq::U32(v) => PyArray1::from_vec(py, v).into_any(),
-    }
-}
-
-/// An octal code, parsed.
-#[pyclass(frozen, eq, hash, name = "Code", module = "octal")]
-#[derive(PartialEq, Hash)]
-struct PyCode {
-    code: Code,
-}
-
-/// A `str` or a `Code` argument, as a code.
-fn code_of(obj: &Bound<'_, PyAny>) -> PyResult<Code> {
-    if let Ok(c) = obj.cast::<PyCode>() {
-        return Ok(c.get().code.clone());
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return s
-            .to_cow()?
-            .parse::<Code>()
-            .map_err(|e| PyValueError::new_err(e.to_string()));
-    }
-    Err(PyTypeError::new_err(format!(
-        "a code is a str such as \"0.6\" or an octal.Code, not {}",
-        obj.get_type().name()?
-    )))
-}
-
-#[pymethods]
-impl PyCode {
-    #[new]
-    fn new(code: &Bound<'_, PyAny>) -> PyResult<PyCode> {
-        Ok(PyCode {
-            code: code_of(code)?,
-        })
-    }
-
-    /// Cookie Cutter's strip game for a k×k cutter: 0.33…37 with k−1 threes.
-    #[staticmethod]
-    fn cookie_cutter(py: Python<'_>, k: usize) -> PyResult<PyCode> {
-        Ok(PyCode {
-            code: bridge::cookie_cutter_code(k).or_raise(py)?,
-        })
-    }
-
-    /// Grundy's game, 4.0u.
-    #[staticmethod]
-    fn grundy() -> PyCode {
-        PyCode {
-            code: Code::grundy(),
-        }
-    }
-
-    fn __str__(&self) -> String {
-        self.code.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Code('{}')", self.code)
-    }
-
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, pyo3::types::PyType>, (String,))> {
-        Ok((slf.get_type(), (slf.get().code.to_string(),)))
-    }
-
-    /// The digits, d0 (before the point) first, without trailing zeros.
-    #[getter]
-    fn digits(&self) -> Vec<u32> {
-        self.code.digits().iter().map(|&d| d as u32).collect()
-    }
-
-    /// The moves by kind: how many tokens each kind of move removes.
-    #[getter]
-    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let (all, one, two, three, unequal) = bridge::rules(&self.code);
-        let d = PyDict::new(py);
-        d.set_item("take_all", all)?;
-        d.set_item("take_leave_one", one)?;
-        d.set_item("take_split", two)?;
-        d.set_item("take_split3", three)?;
-        d.set_item("unequal_splits", unequal)?;
-        Ok(d)
-    }
-
-    /// True for a plain octal code: every digit below 8 and no `u`.
-    #[getter]
-    fn is_octal(&self) -> bool {
-        self.code.is_octal()
-    }
-
-    /// True with the `u` suffix: two-heap splits must be unequal.
-    #[getter]
-    fn unequal_splits(&self) -> bool {
-        self.code.unequal_splits()
-    }
-
-    /// False when no period of this game can be proven (`u`, three-heap
-    /// splits).
-    #[getter]
-    fn period_provable(&self) -> bool {
-        bridge::period_provable(&self.code)
     }
 }
 
@@ -297,29 +81,19 @@ fn max_count() -> u64 {
     bridge::MAX_COUNT
 }
 
-/// A summary (its JSON) in the words of `octal run`.
-#[pyfunction]
-fn summary_text(py: Python<'_>, json: &str) -> PyResult<String> {
-    bridge::summary_text(json).or_raise(py)
-}
-
 /// G(start), …, G(n−1) of `code` as a numpy array (uint16, or uint32 when
 /// a value needs it), and the note saying when values were read off a
 /// proven period.
 #[pyfunction]
-#[pyo3(signature = (code, n, start, engine, threads, progress, mask="auto"))]
-#[allow(clippy::too_many_arguments)]
 fn values<'py>(
     py: Python<'py>,
     code: &Bound<'py, PyAny>,
     n: u64,
     start: u64,
-    engine: &str,
-    threads: Option<usize>,
+    engine: EngineArgs,
     progress: Option<&Bound<'py, PyAny>>,
-    mask: &str,
 ) -> PyResult<(Bound<'py, PyAny>, Option<String>)> {
-    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
+    let job = engine.job(py, code_of(code)?, n)?;
     // Stops at a proven period: every later value is a lookup.
     let outcome = supervise(py, progress, true, move |stop, meter| {
         bridge::answers(job, start, stop, meter)
@@ -334,36 +108,58 @@ fn values<'py>(
     }
 }
 
+/// The engine options of every computing function, as the Python half
+/// passes them: a dict with `engine` ("sparse" or "reference"), `threads`
+/// (None: every core) and `mask` (as `octal run --mask` takes it).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct EngineArgs {
+    engine: String,
+    threads: Option<usize>,
+    mask: String,
+}
+
+impl EngineArgs {
+    /// How to compute `to` values of `code` with these options.
+    fn job(&self, py: Python<'_>, code: Code, to: u64) -> PyResult<octal::run::Job> {
+        bridge::job_with_mask(code, to, &self.engine, self.threads, &self.mask).or_raise(py)
+    }
+}
+
+/// Where and how far a run goes: a dict with `store` (None: in memory),
+/// `keep_going` (past a proof) and `checkpoint_every` (seconds).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RunArgs {
+    store: Option<PathBuf>,
+    keep_going: bool,
+    checkpoint_every: f64,
+}
+
 /// Runs `code` to `n` values (stopping at a proof unless `keep_going`), in
-/// memory or in the store at `store`; returns the summary as JSON.
+/// memory or in the store at `store`; returns its `Summary`.
 #[pyfunction]
-#[pyo3(signature = (code, n, engine, threads, store, keep_going, checkpoint_every, progress, mask="auto"))]
-#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     code: &Bound<'py, PyAny>,
     n: u64,
-    engine: &str,
-    threads: Option<usize>,
-    store: Option<PathBuf>,
-    keep_going: bool,
-    checkpoint_every: f64,
+    engine: EngineArgs,
+    how: RunArgs,
     progress: Option<&Bound<'py, PyAny>>,
-    mask: &str,
-) -> PyResult<String> {
-    let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
-    let Some(path) = store else {
+) -> PyResult<PySummary> {
+    let job = engine.job(py, code_of(code)?, n)?;
+    let keep_going = how.keep_going;
+    let Some(path) = how.store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
             let mut m = bridge::InMemory::new(job, !keep_going)?;
-            Ok(m.compute(stop, meter)?
-                .then(|| bridge::summary_json(&m.finish().1)))
+            Ok(m.compute(stop, meter)?.then(|| m.finish().1))
         })?;
         return match outcome {
-            Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped")),
+            Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped").into()),
             Outcome::Interrupted { err, .. } => Err(err),
         };
     };
-    let every = Duration::try_from_secs_f64(checkpoint_every)
+    let every = Duration::try_from_secs_f64(how.checkpoint_every)
         .map_err(|_| PyValueError::new_err("checkpoint_every must be a number of seconds ≥ 0"))?;
     let at = path.clone();
     let outcome = supervise(py, progress, true, move |stop, meter| {
@@ -381,7 +177,7 @@ fn run<'py>(
             stored.good
         )));
     }
-    Ok(stored.summary)
+    Ok(stored.summary.into())
 }
 
 /// A store or an exported file, open for reading.
@@ -482,10 +278,10 @@ impl PySequence {
         Ok(array_of(py, seq))
     }
 
-    /// The summary of the values held, as JSON.
-    fn summary_json(&self, py: Python<'_>) -> PyResult<String> {
+    /// The summary of the values held.
+    fn summary(&self, py: Python<'_>) -> PyResult<PySummary> {
         let o = &self.opened;
-        py.detach(|| bridge::summary(o)).or_raise(py)
+        Ok(py.detach(|| summary::read_back(o)).or_raise(py)?.into())
     }
 
     /// Checks the values against their checksums (and `recompute` of them
@@ -513,15 +309,13 @@ impl PySequence {
 
     /// Writes G(from..to) to the file `path` in `format`; Ctrl-C stops it
     /// and removes the file.
-    #[pyo3(signature = (path, format, from, to, bfile, progress))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (path, format, range, bfile, progress))]
     fn write(
         &self,
         py: Python<'_>,
         path: PathBuf,
         format: &str,
-        from: u64,
-        to: u64,
+        range: (u64, u64),
         bfile: BFileArg,
         progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
@@ -529,7 +323,7 @@ impl PySequence {
         let format = format.to_string();
         let bfile = layout(bfile);
         let outcome = supervise(py, progress, true, move |stop, meter| {
-            bridge::write(&o, &path, &format, from, to, &bfile, stop, meter)
+            bridge::write(&o, &path, &format, range, &bfile, stop, meter)
         })?;
         match outcome {
             Outcome::Done(r) => r.or_raise(py).map(drop),
@@ -540,110 +334,30 @@ impl PySequence {
 
 /// Values given from Python: a one-dimensional uint16 or uint32 array.
 #[derive(FromPyObject)]
-enum Values<'py> {
+pub enum Values<'py> {
     U16(PyReadonlyArray1<'py, u16>),
     U32(PyReadonlyArray1<'py, u32>),
 }
 
 /// Calls `f` with the values as a slice.
+#[macro_export]
 macro_rules! with_slice {
     ($values:expr, |$v:ident| $body:expr) => {
         match &$values {
-            Values::U16(a) => {
+            $crate::Values::U16(a) => {
                 let $v = a
                     .as_slice()
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
                 $body
             }
-            Values::U32(a) => {
+            $crate::Values::U32(a) => {
                 let $v = a
                     .as_slice()
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
                 $body
             }
         }
     };
-}
-
-/// The period in `values` (G(0), G(1), … of `code`): (period, preperiod,
-/// proven_at, bound, proven, notation, LaTeX notation), or None.
-type FoundTuple = (
-    u64,
-    u64,
-    u64,
-    Option<u64>,
-    bool,
-    Option<String>,
-    Option<String>,
-);
-
-/// Where given values are not the game's: (n, the value given, G(n)).
-type Mismatch = (u64, u32, u32);
-
-/// The period of `values` as G(0), G(1), … of `code`, whether the game's
-/// periods can be proven at all, and, when the period found would be
-/// proven, the first value the proof rests on that is not the game's:
-/// the game's values are computed up to the proof's bound and compared,
-/// and a mismatch makes the period apparent, not proven.
-#[pyfunction]
-#[pyo3(signature = (values, code, progress=None))]
-fn period<'py>(
-    py: Python<'py>,
-    values: Values<'py>,
-    code: &Bound<'py, PyAny>,
-    progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(bool, Option<FoundTuple>, Option<Mismatch>)> {
-    let code = code_of(code)?;
-    let (provable, mut found) = with_slice!(values, |v| find_period(py, &code, v))?;
-    let mut mismatch = None;
-    if let Some(f) = found.as_mut().filter(|f| f.4) {
-        // Every value the detector saw before it declared the proof.
-        let to = f.2;
-        let c = code.clone();
-        let outcome = supervise(py, progress, true, move |stop, meter| {
-            bridge::game_values(&c, to, stop, meter)
-        })?;
-        let game = match outcome {
-            Outcome::Done(r) => r.or_raise(py)?.expect("not stopped"),
-            Outcome::Interrupted { err, .. } => return Err(err),
-        };
-        let game = game.view(0, game.len());
-        mismatch = with_slice!(values, |v| Ok::<_, PyErr>(
-            (0..to as usize)
-                .find(|&n| v[n].get() != game.get(n))
-                .map(|n| (n as u64, v[n].get(), game.get(n)))
-        ))?;
-        if mismatch.is_some() {
-            f.4 = false;
-        }
-    }
-    Ok((provable, found, mismatch))
-}
-
-fn find_period<V: Value>(
-    py: Python<'_>,
-    code: &Code,
-    g: &[V],
-) -> PyResult<(bool, Option<FoundTuple>)> {
-    let mut search = bridge::PeriodSearch::new(code);
-    // In pieces of about 0.1 s, checking for Ctrl-C between them.
-    while !search.finished(g.len()) {
-        let s = &mut search;
-        py.detach(|| s.feed(g, Duration::from_millis(100)));
-        py.check_signals()?;
-    }
-    let found = search.found(g).map(|f| {
-        (
-            f.period,
-            f.preperiod,
-            f.proven_at,
-            f.bound,
-            f.proven,
-            f.notation,
-            f.notation_latex,
-        )
-    });
-    Ok((search.provable(), found))
 }
 
 /// Writes `values` (G(start), …) to the file `path` in `format`, a piece
@@ -759,15 +473,14 @@ fn engine_values(
     py: Python<'_>,
     code: Code,
     heaps: &[u64],
-    engine: &str,
-    threads: Option<usize>,
+    engine: &EngineArgs,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u32>> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     let to = max
         .checked_add(1)
         .ok_or_else(|| PyValueError::new_err(format!("heap {max} is too large")))?;
-    let job = bridge::job(code, to, engine, threads).or_raise(py)?;
+    let job = engine.job(py, code, to)?;
     let outcome = supervise(py, progress, true, move |stop, meter| {
         bridge::answers(job, to - 1, stop, meter)
     })?;
@@ -776,7 +489,7 @@ fn engine_values(
         Outcome::Interrupted { err, .. } => return Err(err),
     };
     let known = seq.len() as u64;
-    let period = bridge::proven(&summary);
+    let period = summary.period.map(|p| (p.period, p.preperiod));
     Ok(heaps
         .iter()
         .map(|&h| {
@@ -792,22 +505,20 @@ fn engine_values(
 /// Cookie Cutter with a k×k cutter (`k`: a count or `inf`) on a board of
 /// `rows`×`cols`: strips through the engine, boards by exact search.
 #[pyfunction]
-#[pyo3(signature = (k, rows, cols, engine, threads, max_positions, progress))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (k, rows, cols, engine, max_positions, progress))]
 fn cookie_cutter(
     py: Python<'_>,
     k: &str,
     rows: u64,
     cols: u64,
-    engine: &str,
-    threads: Option<usize>,
+    engine: EngineArgs,
     max_positions: usize,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     match bridge::cookie_plan(k, rows, cols).or_raise(py)? {
         bridge::CookiePlan::Nim(heap) => Ok(heap),
         bridge::CookiePlan::Strip { code, heap } => {
-            Ok(engine_values(py, code, &[heap], engine, threads, progress)?[0] as u64)
+            Ok(engine_values(py, code, &[heap], &engine, progress)?[0] as u64)
         }
         bridge::CookiePlan::Board { cutter, rows, cols } => {
             let outcome = supervise(py, progress, true, move |stop, meter| {
@@ -832,19 +543,18 @@ fn cookie_cutter(
 /// Vertex Deletion on disjoint directed paths (Odd/Odd): the nim-sum of
 /// G(n) of 0.6, and the values for each path.
 #[pyfunction]
-#[pyo3(signature = (paths, engine, threads, progress))]
+#[pyo3(signature = (paths, engine, progress))]
 fn directed_paths(
     py: Python<'_>,
     paths: Vec<u64>,
-    engine: &str,
-    threads: Option<usize>,
+    engine: EngineArgs,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u32>> {
     if paths.is_empty() {
         return Err(PyValueError::new_err("no paths given"));
     }
     let code = bridge::directed_path_code();
-    engine_values(py, code, &paths, engine, threads, progress)
+    engine_values(py, code, &paths, &engine, progress)
 }
 
 /// Parses a list of path lengths, `"5,8,13"`.
@@ -880,13 +590,15 @@ fn digraph_value(
 fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCode>()?;
     m.add_class::<PySequence>()?;
+    m.add_class::<PySummary>()?;
+    m.add_class::<period::PyPeriod>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(parse_count, m)?)?;
     m.add_function(wrap_pyfunction!(max_count, m)?)?;
-    m.add_function(wrap_pyfunction!(summary_text, m)?)?;
     m.add_function(wrap_pyfunction!(values, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
-    m.add_function(wrap_pyfunction!(period, m)?)?;
+    m.add_function(wrap_pyfunction!(period::period, m)?)?;
     m.add_function(wrap_pyfunction!(write_values, m)?)?;
     m.add_function(wrap_pyfunction!(write_file, m)?)?;
     m.add_function(wrap_pyfunction!(render, m)?)?;

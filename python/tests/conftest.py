@@ -13,6 +13,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,6 +58,14 @@ def read_table(path):
         t.values.extend(int(w) for w in line.split())
     assert t.code and t.start >= 0 and t.values, path
     return t
+
+
+def checksum(g):
+    """FNV-1a-64 over the values as little-endian u32 (README.md)."""
+    h = 0xCBF29CE484222325
+    for b in np.asarray(g, dtype="<u4").tobytes():
+        h = ((h ^ b) * 0x100000001B3) % 2**64
+    return f"{h:016x}"
 
 
 def seed_tables():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import octal
-from conftest import seed_tables
+from conftest import checksum, seed_tables
 
 KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
 
@@ -91,14 +91,6 @@ def test_a_long_run_equals_the_cli(cli):
     assert int(np.count_nonzero(g == 0)) == want["zeros"]
     assert octal.run("0.6", 300_000).checksum == want["checksum"]
     assert checksum(g) == want["checksum"]
-
-
-def checksum(g):
-    """FNV-1a-64 over the values as little-endian u32 (README.md)."""
-    h = 0xCBF29CE484222325
-    for b in np.asarray(g, dtype="<u4").tobytes():
-        h = ((h ^ b) * 0x100000001B3) % 2**64
-    return f"{h:016x}"
 
 
 def test_counts_are_spelled_as_for_the_cli():

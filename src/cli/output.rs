@@ -121,7 +121,7 @@ pub fn print_summary(s: &Summary, json: bool) -> Result<()> {
     if json {
         outln!("{}", serde_json::to_string(s)?);
     } else {
-        out!("{}", octal::report::human(&serde_json::to_value(s)?));
+        out!("{}", octal::report::human(s));
     }
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! The summary a run ends with: one typed record that the human report,
 //! the JSON and the Python package are all written from.
 
-use serde::Serialize;
+use std::ops::Deref;
+
+use serde::{Serialize, Serializer};
 
 use crate::code::Code;
 use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, RareClass};
@@ -25,7 +27,69 @@ fn apparent_json<S: serde::Serializer>(p: &Option<Period>, s: S) -> Result<S::Ok
     .serialize(s)
 }
 
-/// The summary a run ends with; `--json` prints it.
+/// The engine as a summary knows it: a run's own, or for values read back
+/// from a store or file only what the file records. It reads as the
+/// run's [`EngineInfo`] (`summary.engine.rare_mask`), which a summary of
+/// read-back values has empty.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EngineFacts {
+    pub info: EngineInfo,
+    /// `Some` for values read back: the engine the file records as writing
+    /// its last values (a store does, an exported file does not). The
+    /// threads are then unknown.
+    pub read_back: Option<Option<String>>,
+}
+
+impl EngineFacts {
+    /// The engine's name, when known.
+    pub fn name(&self) -> Option<&str> {
+        match &self.read_back {
+            None => Some(self.info.engine),
+            Some(recorded) => recorded.as_deref(),
+        }
+    }
+
+    /// How many threads it ran on, when known (a run).
+    pub fn threads(&self) -> Option<usize> {
+        self.read_back.is_none().then_some(self.info.threads)
+    }
+}
+
+impl Deref for EngineFacts {
+    type Target = EngineInfo;
+    fn deref(&self) -> &EngineInfo {
+        &self.info
+    }
+}
+
+/// In JSON: the keys of [`EngineInfo`], with `null` for what is unknown.
+impl Serialize for EngineFacts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Keys<'a> {
+            engine: Option<&'a str>,
+            threads: Option<usize>,
+            rare_mask: Option<u32>,
+            rare_positions: Option<u64>,
+            rare_positions_with_0: Option<u64>,
+            last_rare_at: Option<u64>,
+        }
+        let i = &self.info;
+        Keys {
+            engine: self.name(),
+            threads: self.threads(),
+            rare_mask: i.rare_mask,
+            rare_positions: i.rare_positions,
+            rare_positions_with_0: i.rare_positions_with_0,
+            last_rare_at: i.last_rare_at,
+        }
+        .serialize(s)
+    }
+}
+
+/// The summary a run ends with; `--json` prints it. A summary of values
+/// read back from a store or file (the Python package's) has `None` for
+/// the facts the file does not record.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub code: String,
@@ -40,14 +104,17 @@ pub struct Summary {
     pub last_value: u32,
     /// FNV-1a-64 over the values as little-endian u32, as 16 hex digits.
     pub checksum: String,
-    pub seconds: f64,
-    pub values_per_second: f64,
+    /// Compute time (a store's: over all its sessions); None when not
+    /// recorded (an exported file).
+    pub seconds: Option<f64>,
+    pub values_per_second: Option<f64>,
     pub bytes_per_value: usize,
     #[serde(flatten)]
-    pub engine: EngineInfo,
+    pub engine: EngineFacts,
     /// The instruction set the kernels ran on (`scalar`, `avx2`,
-    /// `avx512`, `neon`): the host's best, or `OCTAL_ISA`.
-    pub isa: &'static str,
+    /// `avx512`, `neon`): the host's best, or `OCTAL_ISA`; None for values
+    /// read back.
+    pub isa: Option<&'static str>,
     /// The proven period, if any.
     pub period: Option<Period>,
     /// Without a proof: the period the values show so far, if any. In
@@ -86,6 +153,9 @@ pub struct Summary {
     /// what it holds, so nothing was computed): how many it holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub held: Option<u64>,
+    /// For a store read back: how far its runs were asked to go.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<u64>,
 }
 
 /// Most rare positions a summary lists. A game in sparse space has few (a
@@ -129,6 +199,15 @@ pub fn rare_of_values(code: &Code, g: SeqRef<'_>) -> Result<Summary, JobError> {
     Ok(summary)
 }
 
+/// Values a second (0 for no time).
+fn rate(values: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        values as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
 /// Longest nim-sequence notation a summary carries, in characters.
 const NOTATION_MAX: usize = 200;
 
@@ -151,15 +230,14 @@ impl Summary {
             zeros_from_1: stats.zeros.saturating_sub(1),
             last_value: stats.last_value,
             checksum: stats.checksum.hex(),
-            seconds,
-            values_per_second: if seconds > 0.0 {
-                stats.values as f64 / seconds
-            } else {
-                0.0
-            },
+            seconds: Some(seconds),
+            values_per_second: Some(rate(stats.values, seconds)),
             bytes_per_value: width,
-            engine,
-            isa: octal_kernels::isa::current().name(),
+            engine: EngineFacts {
+                info: engine,
+                read_back: None,
+            },
+            isa: Some(octal_kernels::isa::current().name()),
             period: None,
             apparent_period: None,
             period_provable: true,
@@ -171,7 +249,19 @@ impl Summary {
             store: None,
             resumed_from: None,
             held: None,
+            target: None,
         }
+    }
+
+    /// Makes this the summary of values read back from a file, which
+    /// records of the sessions that computed them only the `engine` that
+    /// wrote the last values and the `seconds` they took (a store does, an
+    /// exported file does not): the threads and instruction set are unknown.
+    pub fn read_back(&mut self, engine: Option<String>, seconds: Option<f64>) {
+        self.engine.read_back = Some(engine);
+        self.seconds = seconds;
+        self.values_per_second = seconds.map(|s| rate(self.values, s));
+        self.isa = None;
     }
 
     /// Fills in the rare positions of `engine` (which has computed, or
@@ -203,5 +293,64 @@ impl Summary {
         };
         self.period_notation = notation(Notation::Text);
         self.period_notation_latex = notation(Notation::Latex);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of `s` as JSON, in the order written (a summary without
+    /// nested objects: every key is a top-level one).
+    fn keys(s: &Summary) -> Vec<String> {
+        let text = serde_json::to_string(s).expect("serialises");
+        let parts: Vec<&str> = text.split('"').collect();
+        // The odd parts are the strings; a key is one followed by ':'.
+        (1..parts.len())
+            .step_by(2)
+            .filter(|&i| parts.get(i + 1).is_some_and(|p| p.starts_with(':')))
+            .map(|i| parts[i].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_json_keeps_its_keys_in_the_documented_order() {
+        let code: Code = "0.6".parse().expect("a code");
+        let info = EngineInfo {
+            engine: "sparse",
+            threads: 2,
+            ..EngineInfo::default()
+        };
+        let s = Summary::new(&code, &Stats::default(), 1.5, 2, info);
+        // GUIDE.md's list, then the period's and sparse space's keys.
+        let documented = "code values max_value first_max_at zeros zeros_from_1 \
+            last_value checksum seconds values_per_second bytes_per_value engine \
+            threads rare_mask rare_positions rare_positions_with_0 last_rare_at isa \
+            period apparent_period period_provable period_notation \
+            period_notation_latex rare_class rare_list rare_list_complete";
+        assert_eq!(keys(&s), documented.split_whitespace().collect::<Vec<_>>());
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(json["engine"], "sparse");
+        assert_eq!(json["threads"], 2);
+        assert_eq!(json["seconds"], 1.5);
+        assert!(json["isa"].is_string());
+    }
+
+    #[test]
+    fn a_summary_read_back_says_null_for_what_its_file_does_not_record() {
+        let code: Code = "0.77".parse().expect("a code");
+        let mut s = Summary::new(&code, &Stats::default(), 0.0, 2, EngineInfo::default());
+        s.read_back(Some("sparse".into()), Some(2.0));
+        s.target = Some(5000);
+        let json = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(json["engine"], "sparse");
+        assert_eq!(json["seconds"], 2.0);
+        assert!(json["threads"].is_null() && json["isa"].is_null());
+        assert_eq!(json["target"], 5000);
+        s.read_back(None, None);
+        let json = serde_json::to_value(&s).expect("serialises");
+        for unknown in ["engine", "threads", "isa", "seconds", "values_per_second"] {
+            assert!(json[unknown].is_null(), "{unknown}");
+        }
     }
 }

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-import json
 import math
 import operator
 import os
@@ -31,9 +30,10 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence as _Seq
 import numpy as np
 
 from . import _octal
-from ._octal import Code
+from ._octal import Code, Period, Summary
 
-__version__ = "0.1.0"
+#: The package's version: the Rust crate's, compiled into the extension.
+__version__: str = _octal.__version__
 
 __all__ = [
     "Code",
@@ -88,6 +88,11 @@ def _threads(threads: Optional[int]) -> Optional[int]:
     if t < 1:
         raise ValueError(f"threads must be at least 1, not {t}")
     return t
+
+
+def _engine(engine: str, threads: Optional[int], mask: str = "auto") -> "dict[str, Any]":
+    """The engine options every computing function of ``_octal`` takes."""
+    return {"engine": engine, "threads": _threads(threads), "mask": mask}
 
 
 class _Bar:
@@ -176,150 +181,10 @@ def values(
         Code(code)  # a bad code is an error still
         return np.zeros(0, np.uint16)
     with _progress(progress, str(code)) as cb:
-        a, note = _octal.values(code, n, start, engine, _threads(threads), cb, mask)
+        a, note = _octal.values(code, n, start, _engine(engine, threads, mask), cb)
     if note is not None:
         warnings.warn(note, UserWarning, stacklevel=2)
     return a
-
-
-@dataclasses.dataclass(frozen=True)
-class Period:
-    """A period of a sequence: G(n + period) = G(n) for every n ≥ preperiod.
-
-    ``proven``: the values prove it for ever (the Guy–Smith bound), once
-    ``proven_at`` values were seen; otherwise it is apparent, holding over
-    the values up to ``proven_at`` (the number seen), and ``bound`` is the
-    number of values a proof needs (None when no proof exists for the game).
-    """
-
-    period: int
-    preperiod: int
-    proven_at: int
-    bound: Optional[int]
-    proven: bool
-    notation: Optional[str] = None
-    notation_latex: Optional[str] = None
-
-    @property
-    def last_irregular(self) -> Optional[int]:
-        """The last n with G(n) ≠ G(n + period), preperiod − 1 (None when
-        periodic from 0)."""
-        return self.preperiod - 1 if self.preperiod > 0 else None
-
-
-@dataclasses.dataclass(frozen=True)
-class Summary:
-    """What a run ends with: the fields of ``octal run --json``, with the
-    proven period's ``period``, ``preperiod``, ``proven_at`` and ``bound``
-    as attributes of their own (None without a proof). ``json`` holds the
-    object exactly as the CLI prints it.
-
-    Summaries of an opened store or file have the fields the file records;
-    the others (``threads``, ``isa``, the sparse-space facts, and for an
-    exported file ``seconds`` and ``engine``) are None.
-    """
-
-    code: str
-    values: int
-    max_value: int
-    first_max_at: int
-    zeros: int
-    last_value: int
-    checksum: str
-    seconds: Optional[float]
-    values_per_second: Optional[float]
-    bytes_per_value: int
-    engine: Optional[str]
-    threads: Optional[int]
-    rare_mask: Optional[int]
-    rare_positions: Optional[int]
-    last_rare_at: Optional[int]
-    isa: Optional[str]
-    period: Optional[int]
-    preperiod: Optional[int]
-    proven_at: Optional[int]
-    bound: Optional[int]
-    apparent_period: Optional[Period]
-    period_provable: bool
-    period_notation: Optional[str]
-    period_notation_latex: Optional[str]
-    zeros_from_1: Optional[int] = None
-    rare_positions_with_0: Optional[int] = None
-    store: Optional[str] = None
-    resumed_from: Optional[int] = None
-    target: Optional[int] = None
-    #: Which positions are rare: ``{"mask": "0x1ee", "position_parity":
-    #: False, "parity": 0, "rule": "..."}``; None without sparse space.
-    rare_class: Optional[dict] = None
-    #: The rare positions n ≥ 1 with their values, a numpy array of shape
-    #: (k, 2): ``rare_list[:, 0]`` the heaps, ``rare_list[:, 1]`` G(n).
-    #: None without sparse space (and for an opened store or file).
-    rare_list: Optional[np.ndarray] = dataclasses.field(default=None, repr=False, compare=False)
-    #: False when ``rare_list`` was cut at its cap (100,000 positions).
-    rare_list_complete: Optional[bool] = None
-    json: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
-
-    @classmethod
-    def _from_json(cls, text: str) -> "Summary":
-        d = json.loads(text)
-        p = d.get("period") or {}
-        a = d.get("apparent_period")
-        apparent = None
-        if a:
-            apparent = Period(
-                a["period"], a["preperiod"], a.get("checked_to", a.get("proven_at")),
-                a.get("bound"), False,
-                d.get("period_notation"), d.get("period_notation_latex"),
-            )
-        # The fields named as in the JSON summary; the period's are flattened.
-        own = {f.name for f in dataclasses.fields(cls)} - {"apparent_period", "json"}
-        given = {k: d.get(k) for k in own if k != "period"}
-        given.update({k: p.get(k) for k in ("period", "preperiod", "proven_at", "bound")})
-        given["period_provable"] = d.get("period_provable", False)
-        if given.get("rare_list") is not None:
-            given["rare_list"] = np.asarray(given["rare_list"], dtype=np.int64).reshape(-1, 2)
-        return cls(**given, apparent_period=apparent, json=d)
-
-    def is_rare_value(self, g: int, n: Optional[int] = None) -> bool:
-        """Whether a heap of value ``g`` is of the rare class (the heap
-        ``n`` is needed only when the mask uses position parity).
-        ValueError for a game run without sparse space."""
-        c = self._rare_class()
-        if c["position_parity"] and n is None:
-            raise ValueError(f"the mask {c['mask']} of {self.code} uses position parity: give n")
-        want = (c["parity"] + (n % 2 if c["position_parity"] else 0)) % 2
-        return bin(int(g) & int(c["mask"], 16)).count("1") % 2 == want
-
-    def is_rare(self, n: int) -> bool:
-        """Whether heap ``n`` (below ``values``) is a rare position: heap 0
-        by the rule of ``rare_class``, the others by ``rare_list``.
-        ValueError for a game run without sparse space or a heap not
-        computed (or past a list that was cut)."""
-        self._rare_class()
-        n = int(n)
-        if n == 0:
-            return self.is_rare_value(0, 0)
-        if not 0 < n < self.values or self.rare_list is None:
-            raise ValueError(f"heap {n} is not among the {self.values} values of {self.code}")
-        heaps = self.rare_list[:, 0]
-        if not self.rare_list_complete and (len(heaps) == 0 or n > heaps[-1]):
-            raise ValueError(f"heap {n} is past the {len(heaps)} rare positions listed")
-        i = int(np.searchsorted(heaps, n))
-        return i < len(heaps) and heaps[i] == n
-
-    def _rare_class(self) -> dict:
-        if self.rare_class is None:
-            raise ValueError(f"{self.code} was run without sparse space: no position is rare")
-        return self.rare_class
-
-    @property
-    def proven(self) -> bool:
-        """True when the values prove the sequence periodic."""
-        return self.period is not None
-
-    def __str__(self) -> str:
-        """The summary in the words of ``octal run``."""
-        return _octal.summary_text(json.dumps(self.json)).rstrip("\n")
 
 
 def run(
@@ -349,11 +214,11 @@ def run(
         raise ValueError("n must be at least 1")
     path = None if store is None else os.fspath(store)
     with _progress(progress, str(code)) as cb:
-        text = _octal.run(
-            code, n, engine, _threads(threads), path, bool(keep_going),
-            float(checkpoint_every), cb, mask,
-        )
-    return Summary._from_json(text)
+        how = {
+            "store": path, "keep_going": bool(keep_going),
+            "checkpoint_every": float(checkpoint_every),
+        }
+        return _octal.run(code, n, _engine(engine, threads, mask), how, cb)
 
 
 def _as_values(values: Any) -> np.ndarray:
@@ -385,18 +250,7 @@ def period(values: Any, code: CodeLike, *, progress: Progress = False) -> Option
     first n where they differ) have at most an apparent period.
     """
     with _progress(progress, f"checking {code}") as cb:
-        _, found, mismatch = _octal.period(_as_values(values), code, cb)
-    if mismatch is not None:
-        n, given, game = mismatch
-        warnings.warn(
-            f"these values are not those of {code}: G({n}) = {game}, not {given}; "
-            "their period is apparent, not proven",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    if found is None:
-        return None
-    return Period(*found)
+        return _octal.period(_as_values(values), code, cb)
 
 
 _NO_BFILE = (0, 0, "")
@@ -533,7 +387,7 @@ class Sequence:
     def summary(self) -> Summary:
         """The summary of the values held (see ``Summary``)."""
         if self._summary is None:
-            self._summary = Summary._from_json(self._raw.summary_json())
+            self._summary = self._raw.summary()
         return self._summary
 
     def __getitem__(self, key: Any) -> Any:
@@ -611,7 +465,7 @@ class Sequence:
                 sys.stdout.write(_octal.render(piece, fmt, at, bfile, at == a).decode("ascii"))
             sys.stdout.flush()
             return
-        self._raw.write(os.fspath(path), fmt, a, b, bfile, None)
+        self._raw.write(os.fspath(path), fmt, (a, b), bfile, None)
 
     def to_bfile(
         self, path: PathLike, offset: Optional[Count] = None, *, start: Optional[int] = None,
@@ -672,7 +526,7 @@ def cookie_cutter(
         k = str(_count(k, "k"))
     with _progress(progress, f"cookie cutter k={k} {rows}x{cols}", "positions") as cb:
         return _octal.cookie_cutter(
-            k, _count(rows, "rows"), _count(cols, "cols"), engine, _threads(threads),
+            k, _count(rows, "rows"), _count(cols, "cols"), _engine(engine, threads),
             _count(max_positions, "max_positions"), cb,
         )
 
@@ -726,7 +580,7 @@ def vertex_deletion(
     else:
         heaps = [_count(h, "directed_paths") for h in directed_paths]
     with _progress(progress, "0.6") as cb:
-        found = _octal.directed_paths(heaps, engine, _threads(threads), cb)
+        found = _octal.directed_paths(heaps, _engine(engine, threads), cb)
     x = 0
     for v in found:
         x ^= v
