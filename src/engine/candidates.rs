@@ -33,14 +33,7 @@ use octal_kernels::pairs::flag_pairs;
 use octal_kernels::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Pairs a segment (also what a thread claims of a shared dense part at a
-/// time: each claim moves a cache line between the cores once both are at
-/// it).
-pub const SEGMENT: usize = 4096;
-/// Share of a diagonal's segments flagged whole (the rest are scanned for
-/// candidates). Simulated on `0.333337` near 10^6 and measured: see
-/// docs/performance.md.
-pub const DENSE: f64 = 0.4;
+pub use super::tuning::{DENSE, SEGMENT};
 
 /// The segments of a diagonal of `top` pairs, in the stride order: the
 /// first [`Segments::dense`] are the dense part, the others the circle.

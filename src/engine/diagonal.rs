@@ -22,9 +22,9 @@
 //! sparse engine coming back from sparse space) is computed on demand. A
 //! long diagonal can be shared with a second thread: both take slices of
 //! it in turn, each into its own set, OR-ed at the end. The second thread
-//! reads its own copy of the values: two cores scanning one array ran
-//! about 10% slower each than two scanning two copies (CC6's diagonals at
-//! s ≈ 280000; the copy costs a store per value).
+//! reads its own copy of the values: two cores scanning one array were
+//! slower each than two scanning two copies (docs/engine.md, the diagonal
+//! method; the copy costs a store per value).
 //!
 //! A game of one split distance (the strips `0.33…37`) uses each diagonal
 //! for one heap only; where the whole set costs a store a pair, its long
@@ -39,34 +39,15 @@ use std::time::Instant;
 use octal_kernels::diagonal::{or_pair_xors, sets_in_registers};
 use octal_kernels::Value;
 
+use super::api::{fit, value_bound, Engine, EngineInfo, Overflow};
 use super::candidates;
 use super::chooser::Chooser;
 use super::helper::{run_slices, Helper};
-use super::{fit, value_bound, Engine, EngineInfo, Overflow};
+use super::tuning::{
+    BATCH, CANDIDATE_EPOCH, CANDIDATE_PAIRS, DIAGONAL_EPOCH, DIAGONAL_TRIAL, MAX_SLICES,
+    PARALLEL_PAIRS, SLICE_PAIRS,
+};
 use crate::code::{Code, Rules};
-
-/// Pairs below which a diagonal is not worth sharing between threads.
-const PARALLEL_PAIRS: usize = 1 << 14;
-/// Pairs per slice of a shared diagonal, at least (each slice is claimed
-/// by whichever thread is free, so a descheduled helper delays little).
-const SLICE_PAIRS: usize = 1 << 13;
-/// Most slices per shared diagonal.
-const MAX_SLICES: usize = 32;
-/// Long diagonals per trial of the mode (shared or not) not in use.
-const TRIAL: u32 = 32;
-/// Long diagonals in the better mode between trials.
-const EPOCH: u32 = 512;
-/// Most diagonals computed at once by the two threads (when that many are
-/// known: a game whose least split distance is a can have a + 1).
-const BATCH: usize = 8;
-/// Pairs from which a game of one split distance may take the mex by
-/// candidates ([`candidates`]) instead of the whole set.
-const CANDIDATE_PAIRS: usize = 1 << 14;
-/// Long diagonals by the cheaper of candidates and the whole set between
-/// trials of the other. Longer than [`EPOCH`]: the two differ by the
-/// method, not by the machine's load, and each trial of the whole set
-/// cost Cookie Cutter 6 about 1.4× for 32 diagonals (2–3% at 512).
-const CANDIDATE_EPOCH: u32 = 4096;
 
 /// Cached diagonal sets of one game; see the module documentation.
 pub struct Diagonals {
@@ -158,12 +139,12 @@ impl Diagonals {
             scratch: [Vec::new(), Vec::new()],
             parallel: threads > 1,
             helper: None,
-            chooser: Chooser::new(TRIAL, EPOCH),
+            chooser: Chooser::new(DIAGONAL_TRIAL, DIAGONAL_EPOCH),
             computed: 0,
             parallel_pairs: PARALLEL_PAIRS,
             copy: None,
             candidates: false,
-            by_candidates: Chooser::new(TRIAL, CANDIDATE_EPOCH),
+            by_candidates: Chooser::new(DIAGONAL_TRIAL, CANDIDATE_EPOCH),
             candidate_pairs: CANDIDATE_PAIRS,
             forced: false,
             one_split,
@@ -198,10 +179,10 @@ impl Diagonals {
         self.candidates = self.candidates_allowed();
     }
 
-    /// True when this method beats the witness search of [`super::Sparse`]
-    /// for `rules`: whenever there are splits. Measured with one thread at
-    /// 5·10^4 values without a mask: 2.4–3× faster with one split distance
-    /// (0.6, 0.37, 0.16, 0.14), 6–8× with two (.77, 4.7).
+    /// True when this method beats the witness search of
+    /// the sparse engine for `rules`: whenever there are
+    /// splits (measured without a mask: docs/engine.md, the diagonal
+    /// method).
     pub fn worth_it(rules: &Rules) -> bool {
         !rules.take_split.is_empty()
     }
@@ -391,36 +372,74 @@ impl Diagonals {
         }
     }
 
+    /// How many diagonals from D(s) the two threads compute at once.
+    /// D(s + j) needs G(1), …, G(s + j − 1): known for s + j ≤ g.len().
+    /// Those not cached yet (up to [`BATCH`]) are a batch of whole
+    /// diagonals, each taken by whichever thread is free (the heaps after
+    /// this one find them ready). The batch is cut to an even count: its
+    /// diagonals are about as long as each other, and an odd one left one
+    /// thread a diagonal more than the other (Cookie Cutter 6 has 7 known:
+    /// 4 against 3; docs/performance.md).
+    #[inline]
+    fn batch_len<V: Value>(&self, g: &[V], s: usize) -> usize {
+        let r = self.ring.len();
+        let known = (0..BATCH)
+            .take_while(|&j| {
+                s + j <= g.len() && (j == 0 || self.ring[(s + j) % r].s != Some(s + j))
+            })
+            .count();
+        if known > 1 {
+            known & !1
+        } else {
+            known
+        }
+    }
+
+    /// Computes the `batch` diagonals from D(s) into their slots, each by
+    /// whichever thread is free (the helper reads `copy`, its copy of
+    /// `g`); returns their pairs.
+    fn compute_batch<V: Value>(&mut self, g: &[V], copy: &[V], s: usize, batch: usize) -> usize {
+        let (words, r) = (self.words, self.ring.len());
+        let tops: Vec<usize> = (0..batch).map(|j| self.top(s + j)).collect();
+        for j in 0..batch {
+            let slot = &mut self.ring[(s + j) % r];
+            slot.s = None;
+            slot.bits.clear();
+            slot.bits.resize(words, 0);
+        }
+        let ring = self.ring.as_mut_ptr();
+        let [s0, s1] = &mut self.scratch;
+        let scratch = [Lent::new(s0), Lent::new(s1)];
+        // SAFETY: the batch's slots are distinct (consecutive
+        // diagonals, at most BATCH ≤ the ring's length), so the borrows
+        // are disjoint.
+        let sets: Vec<Lent<Vec<u64>>> = (0..batch)
+            .map(|j| unsafe { Lent::new(&mut (*ring.add((s + j) % r)).bits) })
+            .collect();
+        let job = |slice: usize, thread: usize| {
+            // SAFETY: each slice (diagonal) is run by one thread, and
+            // each thread has its own scratch.
+            let (bits, scratch) = unsafe { (sets[slice].get(), scratch[thread].get()) };
+            let (s, top) = (s + slice, tops[slice]);
+            let g = if thread == 0 { g } else { copy };
+            or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
+        };
+        run_slices(self.helper(), batch, &job);
+        for j in 1..batch {
+            self.ring[(s + j) % r].s = Some(s + j);
+        }
+        self.computed += batch as u64 - 1;
+        tops.iter().sum()
+    }
+
     /// Computes D(s) into slot `k` (needs G(1), …, G(s−1)); with two
     /// threads, also the next diagonals already computable (a batch).
     fn compute<V: Value>(&mut self, g: &[V], s: usize, k: usize) {
         let words = self.words;
         let top = self.top(s);
-        let r = self.ring.len();
         let long = self.parallel && top >= self.parallel_pairs;
         let share = long && self.chooser.on();
-        // D(s + j) needs G(1), …, G(s + j − 1): known for s + j ≤ g.len().
-        // Those not cached yet (up to BATCH) are a batch of whole
-        // diagonals, each taken by whichever thread is free (the heaps
-        // after this one find them ready). The batch is cut to an even
-        // count: its diagonals are about as long as each other, and an
-        // odd one left one thread a diagonal more than the other (Cookie
-        // Cutter 6 has 7 known: 4 against 3, two threads at most 1.75×
-        // one).
-        let batch = if share {
-            let known = (0..BATCH)
-                .take_while(|&j| {
-                    s + j <= g.len() && (j == 0 || self.ring[(s + j) % r].s != Some(s + j))
-                })
-                .count();
-            if known > 1 {
-                known & !1
-            } else {
-                known
-            }
-        } else {
-            0
-        };
+        let batch = if share { self.batch_len(g, s) } else { 0 };
         let started = Instant::now();
         // The helper's copy, for either way of sharing.
         let mut held = self.copy.take();
@@ -430,36 +449,7 @@ impl Diagonals {
             &[]
         };
         let pairs = if batch > 1 {
-            let tops: Vec<usize> = (0..batch).map(|j| self.top(s + j)).collect();
-            for j in 0..batch {
-                let slot = &mut self.ring[(s + j) % r];
-                slot.s = None;
-                slot.bits.clear();
-                slot.bits.resize(words, 0);
-            }
-            let ring = self.ring.as_mut_ptr();
-            let [s0, s1] = &mut self.scratch;
-            let scratch = [Lent::new(s0), Lent::new(s1)];
-            // SAFETY: the batch's slots are distinct (consecutive
-            // diagonals, at most BATCH ≤ the ring's length), so the borrows
-            // are disjoint.
-            let sets: Vec<Lent<Vec<u64>>> = (0..batch)
-                .map(|j| unsafe { Lent::new(&mut (*ring.add((s + j) % r)).bits) })
-                .collect();
-            let job = |slice: usize, thread: usize| {
-                // SAFETY: each slice (diagonal) is run by one thread, and
-                // each thread has its own scratch.
-                let (bits, scratch) = unsafe { (sets[slice].get(), scratch[thread].get()) };
-                let (s, top) = (s + slice, tops[slice]);
-                let g = if thread == 0 { g } else { copy };
-                or_pair_xors(bits, &g[1..top + 1], &g[s - top..s], scratch);
-            };
-            run_slices(self.helper(), batch, &job);
-            for j in 1..batch {
-                self.ring[(s + j) % r].s = Some(s + j);
-            }
-            self.computed += batch as u64 - 1;
-            tops.iter().sum()
+            self.compute_batch(g, copy, s, batch)
         } else if share {
             // One diagonal, in slices taken by either thread, each into
             // its own set.
@@ -596,7 +586,7 @@ impl<T> Lent<T> {
 }
 
 /// The diagonal method as an engine of its own (for tests and
-/// comparisons; [`super::Sparse`] uses it when it has no sparse space).
+/// comparisons; the sparse engine uses it when it has no sparse space).
 pub struct Diagonal {
     diagonals: Diagonals,
     threads: usize,
@@ -649,7 +639,7 @@ impl Diagonal {
 }
 
 impl Engine for Diagonal {
-    super::extend_at_both_widths!();
+    super::api::extend_at_both_widths!();
     fn info(&self) -> EngineInfo {
         EngineInfo {
             engine: "diagonal",

@@ -4,9 +4,9 @@
 //!
 //! The sparse engine hands a job to a second core once per block, about a
 //! thousand times a second, and the diagonal method once per diagonal.
-//! Through a thread pool each hand-off wakes a sleeping thread, and on the
-//! virtual machines where these runs live that was measured at 100–400 µs
-//! a block: a fifth of the block. This helper stays awake (spinning, then
+//! Through a thread pool each hand-off wakes a sleeping thread, which on
+//! the virtual machines where these runs live cost a fifth of a block
+//! (docs/engine.md, two threads). This helper stays awake (spinning, then
 //! yielding its core) for a few milliseconds after each job, so the next
 //! one starts at once; only after a longer pause does it park. A job the
 //! helper has not started when the caller is free is taken back and run by
@@ -21,8 +21,7 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// How long the helper stays awake after a job before it parks.
-const STAY_AWAKE: Duration = Duration::from_millis(20);
+use super::tuning::STAY_AWAKE;
 
 /// A type-erased job: a pointer to a closure on the poster's stack, valid
 /// until the poster sees the job done (see [`Helper::join`]).

@@ -6,8 +6,8 @@
 use octal_kernels::mex::ValueSet;
 use octal_kernels::Value;
 
+use super::api::{fit, value_bound, Engine, EngineInfo, Overflow};
 use super::split3::Split3;
-use super::{fit, value_bound, Engine, EngineInfo, Overflow};
 use crate::code::{Code, Rules};
 
 /// Calls `reach` with the value of every option of heap `n` that leaves
@@ -100,7 +100,7 @@ impl Reference {
 }
 
 impl Engine for Reference {
-    super::extend_at_both_widths!();
+    super::api::extend_at_both_widths!();
     fn info(&self) -> EngineInfo {
         EngineInfo {
             engine: "reference",

@@ -22,6 +22,8 @@ use octal_kernels::mex::ValueSet;
 use octal_kernels::xor_translate::or_xor_indexed;
 use octal_kernels::Value;
 
+use super::tuning::{SPLIT3_CACHE_WORDS, SPLIT3_GROUP_MAX_BOUND};
+
 /// Words of a bitset holding values below the power of two above `max`.
 fn words_for(max: u32) -> usize {
     ((max as usize + 1).next_power_of_two() / 64).max(1)
@@ -51,11 +53,11 @@ impl Default for Split3 {
 }
 
 impl Split3 {
-    /// 512 MiB of stored `S2` sets.
-    pub const DEFAULT_CACHE_WORDS: usize = 1 << 26;
+    /// 512 MiB of stored `S2` sets ([`SPLIT3_CACHE_WORDS`]).
+    pub const DEFAULT_CACHE_WORDS: usize = SPLIT3_CACHE_WORDS;
     /// Share bit permutations between equal `G(c) & 63` while the 64
-    /// blocks stay small (`B` words, 32 MiB at most).
-    const GROUP_MAX_BOUND: usize = 1 << 22;
+    /// blocks stay small ([`SPLIT3_GROUP_MAX_BOUND`]).
+    const GROUP_MAX_BOUND: usize = SPLIT3_GROUP_MAX_BOUND;
 
     /// A cache that stores at most `cache_words` words of `S2` sets.
     pub fn new(cache_words: usize) -> Split3 {

@@ -29,8 +29,8 @@ pub enum GameError {
     BoardTooLarge { rows: u64, cols: u64, cells: u128 },
     #[error("arc list {list:?}: {why}")]
     BadArcs { list: String, why: String },
-    #[error("{0} vertices: the exact search handles at most {max}", max = vertex_deletion::MAX_VERTICES)]
-    TooManyVertices(u64),
+    #[error("{vertices} vertices: the exact search handles at most {max}")]
+    TooManyVertices { vertices: u64, max: usize },
     #[error("path lengths {0:?}: expected comma-separated counts such as 5,8,13")]
     BadPaths(String),
 }

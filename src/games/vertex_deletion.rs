@@ -44,7 +44,10 @@ impl Digraph {
     /// `n` vertices and no arcs.
     pub fn empty(n: usize) -> Result<Digraph, GameError> {
         if n > MAX_VERTICES {
-            return Err(GameError::TooManyVertices(n as u64));
+            return Err(GameError::TooManyVertices {
+                vertices: n as u64,
+                max: MAX_VERTICES,
+            });
         }
         Ok(Digraph { into: vec![0; n] })
     }
@@ -101,7 +104,10 @@ impl Digraph {
             None => named,
         };
         if n > MAX_VERTICES as u64 {
-            return Err(GameError::TooManyVertices(n));
+            return Err(GameError::TooManyVertices {
+                vertices: n,
+                max: MAX_VERTICES,
+            });
         }
         let mut d = Digraph::empty(n as usize)?;
         for (u, v) in arcs {
@@ -213,6 +219,15 @@ mod tests {
         assert!(e("0>a", None).contains("\"a\""));
         assert!(e("0>5", Some(3)).contains("out of range"));
         assert!(e("0>30", None).contains("at most 24"));
+        // The whole message, word for word as the command line prints it.
+        assert_eq!(
+            e("0>30", None),
+            "31 vertices: the exact search handles at most 24"
+        );
+        assert_eq!(
+            Digraph::empty(25).unwrap_err().to_string(),
+            "25 vertices: the exact search handles at most 24"
+        );
         assert!(e("0>99999999999999999999999", None).contains("out of range"));
         assert_eq!(Digraph::parse_arcs("", Some(2)).unwrap().vertices(), 2);
         assert_eq!(Digraph::parse_arcs("0>3", None).unwrap().vertices(), 4);

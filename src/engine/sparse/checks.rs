@@ -1,73 +1,30 @@
-//! The deferred witness checks and the roll-back. With two threads, a
-//! witness scan longer than the budget is not finished before G(n) is
-//! taken to be `mo`: it is recorded ([`Deferred`]) and checked later, in
-//! parallel ([`Checks`]), before any value leaves the engine.
+//! The deferred witness checks. With two threads, a witness scan longer
+//! than the budget is not finished before G(n) is taken to be `mo`: it is
+//! recorded ([`Deferred`]) and checked later, in parallel ([`Checks`]),
+//! before any value leaves the engine.
 //!
 //! Invariant: no value is final while a check it depends on is pending.
 //! A check that finds a witness missing gives the true G(n); everything
-//! after heap n is then recomputed ([`Sparse::roll_back`]), so a wrong
-//! guess costs time, never a wrong value.
+//! after heap n is then recomputed (`settle.rs`), so a wrong guess costs
+//! time, never a wrong value.
 
-use super::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
-impl Sparse {
-    /// A deferred check failed: G(n) = v, not the value taken. Everything
-    /// after heap n is recomputed, without deferring before 2n.
-    pub(super) fn roll_back<V: Value>(&mut self, g: &mut [V], (n, v): (usize, u32)) -> usize {
-        self.pending.clear();
-        // A halt after heap n came from the wrong value.
-        self.halt = None;
-        if self.kept == Kept::ALL {
-            g[n] = V::from_u32(v);
-            self.rebuild(&g[..n + 1]);
-        } else {
-            // A windowed run no longer has every value to rebuild from.
-            self.unwind(g, n);
-            g[n] = V::from_u32(v);
-            self.note_new(n, v);
-        }
-        self.spec_from = self.spec_from.max(2 * (n + 1));
-        n + 1
-    }
+use octal_kernels::Value;
 
-    /// Checks every deferred witness scan; on a failure, rolls back and
-    /// returns where to go on from.
-    pub(super) fn settle<V: Value>(&mut self, g: &mut [V]) -> Option<usize> {
-        let jobs = std::mem::take(&mut self.pending);
-        let (splits, halves) = (&self.splits[..], self.halves);
-        let known: &[V] = g;
-        let checks = Checks::new(known, &jobs, splits, halves, self.kept, self.bound());
-        match self.helper.as_mut() {
-            Some(helper) if jobs.len() > 1 => {
-                helper.join(|| checks.run(), || checks.run());
-            }
-            _ => checks.run(),
-        }
-        let failed = checks.failure();
-        failed.map(|bad| self.fail(g, bad))
-    }
-
-    /// A deferred check failed: rolls back (with the true value), or, when
-    /// the kept pairs could not decide it, halts a windowed run there.
-    pub(super) fn fail<V: Value>(&mut self, g: &mut [V], bad: Failure) -> usize {
-        match bad {
-            Failure::Value(n, v) => self.roll_back(g, (n, v)),
-            Failure::Unkept(n, values) => {
-                self.pending.clear();
-                self.unwind(g, n);
-                self.halt = Some(Halt { at: n, values });
-                n
-            }
-        }
-    }
-}
+use super::pairs::{Halves, Kept, Parts};
+use super::witness::{
+    flag_fixed_rounds, flags_round, least_member, members, strike_witnessed, Scan, Strike,
+};
 
 /// Witness scans left open by the main thread: heap `n` was given the
 /// value `mo` on the condition that every value in its set has a witness
 /// among the pairs from scan round `round` on. A second thread checks them
 /// while the next block is computed; a failed check rolls the sequence
-/// back. The sets lie one after another in `words` (a block defers
-/// hundreds: an allocation each cost ~2% of the main thread's time).
+/// back. The sets lie one after another in `words`: a block defers
+/// hundreds, and an allocation each was dear (docs/performance.md).
 #[derive(Debug, Default)]
 pub(super) struct Deferred {
     pub(super) scans: Vec<(usize, usize, Range<usize>)>,
@@ -105,11 +62,8 @@ impl Deferred {
     /// the block before), so their cache lines are shared with its core:
     /// refilled a store at a time, each line taken back stalled this
     /// thread for a round trip between the cores, while one pass of stores
-    /// over them takes the lines back together. On the AMD EPYC guest in
-    /// the spells when its two cores were ~370 ns apart (a round trip
-    /// between two threads; ~85 ns otherwise), the main thread's own work
-    /// per heap of `.16` (avx2, two threads) was 2.5× its usual, and 1.1×
-    /// with this pass.
+    /// over them takes the lines back together (docs/performance.md,
+    /// deferred entries written over in one pass).
     pub(super) fn reuse(&mut self) {
         self.scans.fill((0, 0, 0..0));
         self.words.fill(0);
@@ -194,7 +148,13 @@ impl<'a, V: Value> Checks<'a, V> {
                 pre: self.g,
                 post: &[],
             };
-            let (splits, halves, kept) = (self.splits, self.halves, self.kept);
+            let scan = Scan {
+                g: parts,
+                n,
+                splits: self.splits,
+                halves: self.halves,
+                kept: self.kept,
+            };
             // A scan deferred with a budget of 0 left its fixed rounds to
             // this check: a large set has them flagged here, by the main
             // thread's rule, rather than struck a value at a time (a row
@@ -203,16 +163,13 @@ impl<'a, V: Value> Checks<'a, V> {
             if self.row > 64 && flags_round(from, members(&set)) {
                 row.clear();
                 row.resize(self.row, 0);
-                from = flag_fixed_rounds(
-                    parts, n, splits, halves, kept, from, &mut row, &mut set, &mut open,
-                );
+                from = flag_fixed_rounds(scan, from, &mut row, &mut set, &mut open);
             }
-            let failure =
-                match strike_witnessed(parts, n, splits, halves, &mut set, from, None, kept) {
-                    Strike::Empty => continue,
-                    Strike::Unkept => Failure::Unkept(n, members(&set)),
-                    _ => Failure::Value(n, least_member(&set).expect("values left")),
-                };
+            let failure = match strike_witnessed(scan, &mut set, from, None) {
+                Strike::Empty => continue,
+                Strike::Unkept => Failure::Unkept(n, members(&set)),
+                _ => Failure::Value(n, least_member(&set).expect("values left")),
+            };
             let mut f = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             if f.is_none_or(|m| n < m.heap()) {
                 *f = Some(failure);
@@ -229,6 +186,8 @@ impl<'a, V: Value> Checks<'a, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::api::value_bound;
+    use crate::engine::tuning::FLAG_LOW_ROUND;
     use crate::engine::Reference;
 
     fn reference(code: &str, n: usize) -> Vec<u32> {
@@ -402,42 +361,6 @@ mod tests {
             bad.push(n, 0, &bits(&set));
         }
         assert_eq!(run_checks(&g, &bad), Some(Failure::Value(n1, g[n1])));
-    }
-
-    #[test]
-    fn a_roll_back_recomputes_everything_after_the_heap_exactly() {
-        let want = reference("0.6", 6000);
-        let mut e = Sparse::new(&"0.6".parse().unwrap(), 1, MaskSpec::Auto).unwrap();
-        let mut g = vec![0u32; 6000];
-        e.extend(&mut g, 0).unwrap();
-        assert_eq!(g, want);
-        // As if heap 3999 and everything after it had been taken wrongly.
-        g[3999..].fill(1);
-        assert_eq!(e.roll_back(&mut g, (3999, want[3999])), 4000);
-        assert!(e.spec_from >= 8000, "no deferring before twice the heap");
-        assert_eq!(e.state.built, 4000);
-        e.extend(&mut g, 4000).unwrap();
-        assert_eq!(g, want);
-    }
-
-    #[test]
-    fn a_windowed_roll_back_unwinds_the_state_and_recomputes_exactly() {
-        // A windowed engine cannot rebuild from every value: it takes the
-        // heaps after n out of its statistics one by one.
-        let want = reference("0.6", 6000);
-        let mut e = Sparse::new(&"0.6".parse().unwrap(), 1, MaskSpec::Auto).unwrap();
-        let mut g = vec![0u32; 6000];
-        e.extend(&mut g, 0).unwrap();
-        e.keep_window(4096, 0);
-        let rare_before = e.state.rare.clone();
-        g[3999..].fill(1);
-        assert_eq!(e.roll_back(&mut g, (3999, want[3999])), 4000);
-        assert_eq!(e.state.built, 4000);
-        assert!(e.state.rare.iter().all(|&r| r < 4000));
-        assert_eq!(e.state.rare[..], rare_before[..e.state.rare.len()]);
-        e.extend(&mut g, 4000).unwrap();
-        assert_eq!(g, want);
-        assert_eq!(e.state.rare, rare_before);
     }
 
     #[test]

@@ -7,86 +7,68 @@
 //! flags are exact up to each row's limit (`lims`), and values at or past
 //! it are found by flagging those pairs one by one.
 
-use super::*;
+use std::cell::RefCell;
+use std::ops::Range;
 
-/// Most bytes a block's byte rows would take (one byte per value per
-/// heap): keeps blocks of wide rows short.
-pub(super) const FLAG_BUDGET: usize = 1 << 20;
-/// Bytes of flag rows filled at a time. The stores go a group of rows at a
-/// time ([`Runs::flag`]), so the tile may exceed the L1 data cache; a
-/// longer tile spreads each rare heap's set-up over more rows (0.6, one
-/// thread: 64 KiB ~8% faster than 32 KiB, 128 KiB slower again).
-pub(super) const TILE_BYTES: usize = 64 << 10;
+use octal_kernels::mex::unflagged_bits;
+use octal_kernels::pairs::flag_pairs;
+use octal_kernels::runs::{Check, Runs, CANDIDATES};
+use octal_kernels::Value;
 
-impl Sparse {
-    /// Flags in `flags` (the block from `n0`, bit rows for the values
-    /// below `row`) the pairs of every rare heap with a partner in `known`
-    /// (`G(..n0)`): a block not made ahead, split with the helper when it
-    /// is long enough to pay for the hand-over.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn flag_far<V: Value>(
-        &mut self,
-        flags: &mut FarFlags,
-        known: &[V],
-        n0: usize,
-        row: usize,
-        mask: Mask,
-        middle: bool,
-    ) {
-        let w = row_words(row);
-        let b = flags.lims.len();
-        let (splits, halves) = (&self.splits[..], self.halves);
-        let checked = checks_pay::<V>(row, low_bytes(row, mask));
-        let runs = &mut self.block_runs;
-        far_runs(
-            known,
-            1,
-            &self.state.rare,
-            splits,
-            halves,
-            n0,
-            n0 + b,
-            checked,
-            runs,
-        );
-        let tiling = Tiling {
-            known,
-            runs,
-            h0: n0,
-            row,
-            splits,
-            halves,
-            kept: self.kept,
-            middle,
-            class: &self.class,
-            mask,
-            i0: self.i0,
-            candidates: self.candidates,
-        };
-        match self.helper.as_mut() {
-            Some(helper) if b >= 2 * MIN_TASK => {
-                let half = b / 2;
-                let (x, y) = flags.split_at(half, w);
-                helper.join(
-                    || flag_block(&tiling, y.0, y.1, half),
-                    || flag_block(&tiling, x.0, x.1, 0),
-                );
-            }
-            _ => flag_block(&tiling, &mut flags.bits, &mut flags.lims, 0),
+use super::pairs::{round_pairs, Halves, Kept};
+use crate::engine::mask::Mask;
+use crate::engine::tuning::{FLAG_FIRST_ROUND, TILE_BYTES};
+
+/// The engine's far-flag part: the current block's flags and runs, and
+/// what the checked runs and the tiles' first round go by.
+pub(super) struct Far {
+    /// The block's flags from pairs of rare heaps with partners before the
+    /// block (a second thread may have made them).
+    pub(super) flags: FarFlags,
+    /// The far pairs of the current block as runs (see [`far_runs`]), for
+    /// the values of its checked runs.
+    pub(super) block_runs: Runs,
+    /// Candidates a row is checked for, when half of the far runs are
+    /// checked rather than flagged (see [`far_runs`]); fewer in tests.
+    pub(super) candidates: usize,
+    /// Heaps whose mex lay past their row's limit, so that their far pairs
+    /// were flagged one by one (a statistic, for tests).
+    pub(super) fallbacks: usize,
+    /// Whether blocks flagged from now on get the first round of every
+    /// heap's witness scan in their tiles, and the votes for it so far in
+    /// the current block (see `Sparse::sparse_value`).
+    pub(super) middle: bool,
+    pub(super) middle_votes: usize,
+}
+
+impl Default for Far {
+    fn default() -> Far {
+        Far {
+            flags: FarFlags::default(),
+            block_runs: Runs::default(),
+            candidates: CANDIDATES,
+            fallbacks: 0,
+            middle: false,
+            middle_votes: 0,
         }
     }
+}
 
-    /// Fills `class` for masks on values below `row`.
-    pub(super) fn prepare_classes(&mut self, row: usize, mask: Mask) {
-        for q in 0..2 {
-            let c = &mut self.class[q];
-            c.clear();
-            c.resize(row_words(row), 0);
-            for v in 0..row {
-                if mask.parity(v as u32) == q as u32 {
-                    c[v / 64] |= 1 << (v % 64);
-                }
+impl Far {
+    /// Counts a heap's vote for flagging the first round of every witness
+    /// scan in the tiles, by its set of `left` values (`small`: a row of
+    /// up to 64 values; `middle`: the tiles flagged that round already),
+    /// and returns the round its scan goes on from.
+    #[inline]
+    pub(super) fn vote(&mut self, middle: bool, small: bool, left: u32) -> usize {
+        if middle {
+            self.middle_votes += usize::from(left >= FLAG_FIRST_ROUND / 4);
+            1
+        } else {
+            if !small && left >= FLAG_FIRST_ROUND {
+                self.middle_votes += 1;
             }
+            0
         }
     }
 }
@@ -183,10 +165,9 @@ pub(super) fn flag_block<V: Value>(
     first: usize,
 ) {
     // Each thread keeps its scratch: the pipeline calls this once per
-    // claimed tile, where a fresh zeroed tile each time cost ~15% of the
-    // two-thread time on 0.6.
+    // claimed tile, and a fresh zeroed tile each time was dear.
     thread_local! {
-        static SCRATCH: RefCell<Scratch> = RefCell::default();
+        static SCRATCH: RefCell<TileScratch> = RefCell::default();
     }
     let Tiling {
         known,
@@ -209,7 +190,7 @@ pub(super) fn flag_block<V: Value>(
     SCRATCH.with_borrow_mut(|scratch| {
         let w = row_words(row);
         let per_tile = tile_heaps(row);
-        let Scratch { tile, tile_open } = scratch;
+        let TileScratch { tile, tile_open } = scratch;
         let need = per_tile.min(bits.len() / w) * row;
         if tile.len() < need {
             tile.resize(need, 0);
@@ -254,10 +235,10 @@ pub(super) fn flag_block<V: Value>(
     });
 }
 
-/// What [`flag_block`] reuses from call to call: the tile of byte rows and
+/// What [`flag_block`] reuses from call to call, per thread: the tile of byte rows and
 /// its packed bits.
 #[derive(Default)]
-pub(super) struct Scratch {
+pub(super) struct TileScratch {
     pub(super) tile: Vec<u8>,
     pub(super) tile_open: Vec<u64>,
 }
@@ -272,11 +253,23 @@ pub(super) fn row_words(row: usize) -> usize {
     row.div_ceil(64)
 }
 
+/// Whose pairs [`far_runs`] lists: each heap `r` of `heaps` with a known
+/// partner at or after `from`, at each split distance of `splits`.
+pub(super) struct FarPairs<'a, V> {
+    /// The values the partners are read from.
+    pub(super) known: &'a [V],
+    pub(super) from: usize,
+    pub(super) heaps: &'a [usize],
+    pub(super) splits: &'a [usize],
+    pub(super) halves: Halves,
+}
+
 /// Lists in `runs` (rows `0..h1 − h0`, row `k` for heap `h0 + k`) the
-/// pairs of each heap `r` in `heaps` with a known partner
+/// pairs of each heap `r` in `pairs.heaps` with a known partner
 /// `from ≤ h − i − r < known.len()` (`from ≥ 1`), never the equal pair
-/// `h = 2r + i` when `halves` forbids it. Made once per block, the list
-/// serves all its tiles (made per tile, it cost ~5% of the time).
+/// `h = 2r + i` when `halves` forbids it, for the heaps `h` of `rows`
+/// (`h0..h1`). Made once per block, the list serves all its tiles (made
+/// per tile, it was dearer).
 ///
 /// With `checked`, every second run over all the rows whose partners are
 /// all common (not in `heaps`) is checked rather than flagged
@@ -286,18 +279,20 @@ pub(super) fn row_words(row: usize) -> usize {
 /// 0.6 near 3·10^6: with half of the far runs flagged, the mex is among
 /// the first 10 values of its class left open in 99% of the heaps, among
 /// the first 13 in 99.9%.)
-#[allow(clippy::too_many_arguments)]
 pub(super) fn far_runs<V: Value>(
-    known: &[V],
-    from: usize,
-    heaps: &[usize],
-    splits: &[usize],
-    halves: Halves,
-    h0: usize,
-    h1: usize,
+    pairs: FarPairs<V>,
+    rows: Range<usize>,
     checked: bool,
     runs: &mut Runs,
 ) {
+    let FarPairs {
+        known,
+        from,
+        heaps,
+        splits,
+        halves,
+    } = pairs;
+    let (h0, h1) = (rows.start, rows.end);
     let n0 = known.len();
     let len = h1 - h0;
     runs.reset(len);

@@ -1,0 +1,288 @@
+//! The sparse engine itself: [`Sparse`] composes its parts (the moves,
+//! the values' state, the scratch, the far flags, the two-thread
+//! pipeline, the diagonal method and the window) and drives them. Its
+//! phases are methods in files of their own: `block.rs` (a block),
+//! `heap.rs` (a heap), `settle.rs` (deferred checks and roll-back).
+
+use octal_kernels::Value;
+
+use super::error::SparseError;
+use super::far::Far;
+use super::moves::Moves;
+use super::pairs::Kept;
+use super::pipeline::Pipeline;
+use super::scratch::Scratch;
+use super::state::State;
+use super::window::{Halt, WindowState};
+use crate::code::Code;
+use crate::engine::api::{value_bound, Engine, EngineInfo, Overflow};
+use crate::engine::diagonal::Diagonals;
+use crate::engine::mask::{Histogram, Mask, MaskSpec, RareClass};
+use octal_kernels::runs::CANDIDATES;
+
+/// The sparse-space engine (`--engine sparse`, the default).
+pub struct Sparse {
+    /// The game's moves.
+    pub(super) moves: Moves,
+    /// How the mask is chosen (`--mask`).
+    pub(super) spec: MaskSpec,
+    /// What the engine knows of the values so far.
+    pub(super) state: State,
+    /// The buffers a heap is finished in.
+    pub(super) scratch: Scratch,
+    /// The block's far flags.
+    pub(super) far: Far,
+    /// The second thread and what it works on.
+    pub(super) pipeline: Pipeline,
+    /// Without sparse space, the diagonal method (for games with splits).
+    pub(super) diagonals: Option<Diagonals>,
+    /// The values a windowed run keeps (everything otherwise).
+    pub(super) kept: Kept,
+    /// The heap a windowed run could not decide, once there is one.
+    pub(super) halt: Option<Halt>,
+}
+
+impl Sparse {
+    pub fn new(code: &Code, threads: usize, spec: MaskSpec) -> Result<Sparse, SparseError> {
+        let rules = code.rules();
+        let diagonals = Diagonals::new(&rules, threads).filter(|_| Diagonals::worth_it(&rules));
+        let Some(moves) = Moves::new(rules) else {
+            return Err(SparseError::Unsupported {
+                code: code.to_string(),
+            });
+        };
+        if let MaskSpec::Fixed(m) = spec {
+            if m.pp && !moves.allow_pp {
+                return Err(SparseError::PositionParity {
+                    mask: spec.to_string(),
+                    code: code.to_string(),
+                });
+            }
+        }
+        Ok(Sparse {
+            moves,
+            spec,
+            state: State::default(),
+            scratch: Scratch::default(),
+            far: Far::default(),
+            pipeline: Pipeline::new(threads),
+            diagonals,
+            kept: Kept::ALL,
+            halt: None,
+        })
+    }
+
+    /// Defers witness scans (with two threads) from heap `from` on, after
+    /// `budget` pairs at first. For tests, which need the roll-back of a
+    /// failed check to happen often: the default waits for heap 2^15.
+    #[doc(hidden)]
+    pub fn defer_from(&mut self, from: usize, budget: usize) {
+        self.pipeline.spec_from = from;
+        self.pipeline.budget = budget;
+    }
+
+    /// Checks the checked far runs of each heap for `k` candidates (1 to
+    /// [`CANDIDATES`]), for tests, which need the mex to lie past a row's
+    /// limit often (see `far_runs` in `far.rs`).
+    #[doc(hidden)]
+    pub fn check_candidates(&mut self, k: usize) {
+        self.far.candidates = k.clamp(1, CANDIDATES);
+    }
+
+    /// How many heaps had their mex past their row's limit.
+    #[doc(hidden)]
+    pub fn fallbacks(&self) -> usize {
+        self.far.fallbacks
+    }
+
+    pub(super) fn extend<V: Value>(&mut self, g: &mut [V], from: usize) -> Result<(), Overflow> {
+        if from != self.state.built || from == 0 {
+            self.rebuild(&g[..from]);
+        }
+        let mut n = from;
+        loop {
+            // Deferred witness scans are all checked before values leave
+            // the engine, before an overflow is reported, before a halt,
+            // and before the heap-by-heap path (which does not check them).
+            let must_settle = n >= g.len() || self.state.mask.is_none() || self.halt.is_some();
+            if must_settle && !self.pipeline.pending.is_empty() {
+                if let Some(again) = self.settle(g) {
+                    n = again;
+                    continue;
+                }
+            }
+            if let Some(halt) = self.halt {
+                // G(..at) stand; what was taken from `at` on is forgotten.
+                self.unwind(g, halt.at);
+                return Ok(());
+            }
+            if n >= g.len() {
+                return Ok(());
+            }
+            if n >= self.state.next_choice {
+                self.choose(&g[..n]);
+                continue;
+            }
+            let end = g.len().min(self.state.next_choice);
+            n = match self.state.mask {
+                Some(mask) => match self.sparse_block(g, n, end, mask) {
+                    Ok(n) => n,
+                    Err(e) => match self.settle(g) {
+                        Some(again) => again,
+                        None => return Err(e),
+                    },
+                },
+                None => {
+                    for k in n..end {
+                        let v = self.full_value(&g[..k]);
+                        self.push(g, k, v)?;
+                    }
+                    end
+                }
+            };
+        }
+    }
+
+    /// Makes this a windowed run's engine, which from now on reads only
+    /// G(0..prefix) and G(lo..). The caller keeps those, starts the next
+    /// `extend` at least `prefix` + the largest move distance past `lo`,
+    /// and sees that every rare position is below `prefix`. Once anything
+    /// is dropped (`lo > prefix`) the mask is frozen: choosing one needs
+    /// every value. Witness scans take the top of the prefix first, in
+    /// place of the middle, and a heap that the kept pairs cannot decide
+    /// stops the run ([`Sparse::halted`]).
+    pub fn keep_window(&mut self, prefix: usize, lo: usize) {
+        if self.kept.bounds().map(|(p, _)| p) != Some(prefix) {
+            // The first round of a witness scan moves with the prefix: a
+            // block made ahead had the old one flagged in its tiles.
+            self.pipeline.ahead = None;
+            self.far.middle = false;
+        }
+        self.kept = Kept::within(prefix, lo);
+        // A heap the old kept values could not decide is tried again.
+        self.halt = None;
+        if lo > prefix {
+            self.state.next_choice = usize::MAX;
+        }
+    }
+
+    /// The heap a windowed run stopped at, and why; `extend` has then
+    /// filled the values up to it only.
+    pub fn halted(&self) -> Option<Halt> {
+        self.halt
+    }
+
+    /// The mask in use, if any.
+    pub fn mask(&self) -> Option<Mask> {
+        self.state.mask
+    }
+
+    /// What a windowed run's checkpoint keeps of the engine (None before
+    /// a mask is chosen: a run that has not dropped anything restarts
+    /// from its values alone).
+    pub fn window_state(&self) -> Option<WindowState> {
+        let st = &self.state;
+        let mask = st.mask?;
+        Some(WindowState {
+            built: st.built as u64,
+            max: st.max,
+            hist: st.hist.counts(),
+            mask: (mask.bits, mask.pp),
+            rare: st.rare.iter().map(|&r| r as u64).collect(),
+        })
+    }
+
+    /// Takes up a windowed run where its checkpoint left it: `g` holds at
+    /// least G(0..prefix), the rare positions' values among them. Fails
+    /// when the state does not fit the game.
+    pub fn restore_window<V: Value>(&mut self, w: &WindowState, g: &[V]) -> Result<(), String> {
+        let mask = w.mask();
+        if mask.pp && !self.moves.allow_pp {
+            return Err(format!(
+                "mask {mask:?} needs position parity, which this game lacks"
+            ));
+        }
+        let rare: Vec<usize> = w.rare.iter().map(|&r| r as usize).collect();
+        if rare.windows(2).any(|p| p[0] >= p[1]) || rare.last().is_some_and(|&r| r >= g.len()) {
+            return Err("rare positions out of order or out of the prefix".into());
+        }
+        if let Some(&r) = rare
+            .iter()
+            .find(|&&r| !mask.is_rare(r, g[r].get(), self.moves.i0))
+        {
+            return Err(format!("heap {r} is listed as rare but its value is not"));
+        }
+        self.state = State {
+            built: w.built as usize,
+            max: w.max,
+            hist: Histogram::from_counts(w.hist.clone()),
+            mask: Some(mask),
+            rare_x: rare.iter().map(|&r| g[r].get()).collect(),
+            rare,
+            next_choice: usize::MAX,
+        };
+        self.pipeline.ahead = None;
+        self.pipeline.pending.clear();
+        self.halt = None;
+        Ok(())
+    }
+
+    /// Values below this bound cover every option so far (XORs included).
+    pub(super) fn bound(&self) -> usize {
+        value_bound(self.state.max)
+    }
+
+    /// Makes the state describe `g` (all known values).
+    pub(super) fn rebuild<V: Value>(&mut self, g: &[V]) {
+        self.state = State::default();
+        self.pipeline.ahead = None;
+        if let Some(d) = &mut self.diagonals {
+            d.clear();
+        }
+        for (n, v) in g.iter().enumerate() {
+            self.state.note(n, v.get(), self.moves.i0);
+        }
+        self.state.built = g.len();
+        self.choose(g);
+    }
+
+    /// Picks the mask for the values `g` and rebuilds the rare list.
+    pub(super) fn choose<V: Value>(&mut self, g: &[V]) {
+        self.state.choose(g, &self.moves, self.spec);
+    }
+
+    /// Forgets G(k..built) (see [`State::unwind`]), and the block made
+    /// ahead from them.
+    pub(super) fn unwind<V: Value>(&mut self, g: &[V], k: usize) {
+        self.state.unwind(g, k, self.moves.i0);
+        self.pipeline.ahead = None;
+    }
+}
+
+impl Engine for Sparse {
+    crate::engine::api::extend_at_both_widths!();
+    fn info(&self) -> EngineInfo {
+        let st = &self.state;
+        EngineInfo {
+            engine: "sparse",
+            threads: self.pipeline.threads,
+            rare_mask: st.mask.map(|m| m.bits),
+            rare_positions: st.mask.map(|_| st.rare.len() as u64),
+            // G(0) = 0 in every game: heap 0 has no move.
+            rare_positions_with_0: st
+                .mask
+                .map(|m| st.rare.len() as u64 + u64::from(m.is_rare(0, 0, self.moves.i0))),
+            last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
+        }
+    }
+    fn rare_positions(&self) -> Vec<u64> {
+        let st = &self.state;
+        match st.mask {
+            Some(_) => st.rare.iter().map(|&r| r as u64).collect(),
+            None => Vec::new(),
+        }
+    }
+    fn rare_class(&self) -> Option<RareClass> {
+        self.state.mask.map(|m| RareClass::of(m, self.moves.i0))
+    }
+}
