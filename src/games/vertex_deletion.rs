@@ -11,11 +11,10 @@
 
 use std::str::FromStr;
 
-use super::GameError;
+use super::error::GameError;
 use crate::code::Code;
 
-/// Largest digraph the exact search accepts (its memo has 2^n bytes).
-pub const MAX_VERTICES: usize = 24;
+pub use super::error::MAX_VERTICES;
 
 /// Which in-degrees make a vertex deletable (both players alike).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
