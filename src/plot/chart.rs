@@ -127,12 +127,7 @@ where
         let r = x_range.range();
         (r.start, r.end)
     };
-    let max = match opts.max_value {
-        Some(m) => m,
-        None => max_value(values, from..to)?,
-    };
-    // Head room above the largest value, so its points sit inside the frame.
-    let top = max + (max / 20).max(1);
+    let top = top_of(values, opts, from..to)?;
     // The legend goes above the plot area, right-aligned, so that no
     // value and no ring covers it, nor it them.
     let rare = rare_in(opts, overlays, from..to);
@@ -164,11 +159,9 @@ where
     };
 
     // The proven periodic part goes under everything else.
-    if let Some(p) = overlays.period {
-        if p.preperiod < to {
-            let x = chart.backend_coord(&(p.preperiod.max(from), 0)).0;
-            draw_period(root, &frame, x, p.preperiod >= from)?;
-        }
+    if let Some(p) = overlays.period.filter(|p| p.preperiod < to) {
+        let x = chart.backend_coord(&(p.preperiod.max(from), 0)).0;
+        draw_period(root, &frame, x, p.preperiod >= from)?;
     }
 
     let sci = scientific(to);
@@ -202,19 +195,40 @@ where
         x_of: &x_of,
     };
     let raster = draw_values(root, &frame, &layer)?;
-    if !rare.is_empty() {
-        draw_rings(root, &frame, &layer, &rare, ring_radius(opts))?;
-    }
+    draw_rings(root, &frame, &layer, &rare, ring_radius(opts))?;
     let above = py.start - line as i32 * legend.len() as i32 - 2;
-    for (i, (text, c)) in legend.iter().enumerate() {
-        let style = TextStyle::from((font, fs).into_font())
-            .color(c)
-            .pos(Pos::new(HPos::Right, VPos::Top));
-        root.draw_text(text, &style, (px.end, above + line as i32 * i as i32))
-            .map_err(e)?;
-    }
+    draw_legend(root, &legend, (px.end, above), line as i32, fs)?;
     root.present().map_err(e)?;
     Ok(((px, py), every_point, raster))
+}
+
+/// The top of the value axis: the largest value in `range` with head room
+/// above it, so its points sit inside the frame.
+fn top_of(values: &dyn Values, opts: &PlotOptions, range: Range<u64>) -> Result<u32, PlotError> {
+    let max = match opts.max_value {
+        Some(m) => m,
+        None => max_value(values, range)?,
+    };
+    Ok(max + (max / 20).max(1))
+}
+
+/// The legend's lines, right-aligned at `at` (the first line's top right
+/// corner), `line` apart.
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    legend: &[(String, RGBColor)],
+    at: (i32, i32),
+    line: i32,
+    fs: u32,
+) -> Result<(), PlotError> {
+    for (i, (text, c)) in legend.iter().enumerate() {
+        let style = TextStyle::from((font(), fs).into_font())
+            .color(c)
+            .pos(Pos::new(HPos::Right, VPos::Top));
+        root.draw_text(text, &style, (at.0, at.1 + line * i as i32))
+            .map_err(|e| draw_err(&e))?;
+    }
+    Ok(())
 }
 
 /// The rare positions in `range`, when they are ringed.
@@ -433,7 +447,8 @@ fn draw_density<DB: DrawingBackend>(
     Ok(paint)
 }
 
-/// A red ring at each rare position (one per pixel).
+/// A red ring at each rare position (one per pixel); none when `rare` is
+/// empty.
 fn draw_rings<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     frame: &Frame,
