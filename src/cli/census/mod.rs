@@ -213,26 +213,34 @@ impl Batch<'_> {
             .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
             .map(|i| (i, to))
             .collect();
-        self.grow_bar(extend.len());
-        let second = self.run_all(&extend);
-        if let Some(code) = self.interrupted() {
+        if let Some(code) = self.again(&extend, &mut results)? {
             return Ok(Err(code));
-        }
-        for (&(i, _), r) in extend.iter().zip(second) {
-            results[i] = r?;
         }
         let members = members_to_check(&results, &eq.class_of, member_budget);
-        self.grow_bar(members.len());
-        let third = self.run_all(&members);
-        if let Some(code) = self.interrupted() {
+        if let Some(code) = self.again(&members, &mut results)? {
             return Ok(Err(code));
-        }
-        for (&(i, _), r) in members.iter().zip(third) {
-            results[i] = r?;
         }
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
         Ok(Ok(results))
+    }
+
+    /// Runs the codes of `which` again, each to its target, in `results`;
+    /// the exit code when a signal stopped them.
+    fn again(
+        &self,
+        which: &[(usize, u64)],
+        results: &mut [CodeResult],
+    ) -> Result<Option<ExitCode>> {
+        self.grow_bar(which.len());
+        let done = self.run_all(which);
+        if let Some(code) = self.interrupted() {
+            return Ok(Some(code));
+        }
+        for (&(i, _), r) in which.iter().zip(done) {
+            results[i] = r?;
+        }
+        Ok(None)
     }
 }
