@@ -74,3 +74,64 @@ fn class_claim(results: &[CodeResult], eq: &Equivalences, r: usize) -> ClassClai
     };
     ClassClaim { members, outcome }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::judge_classes;
+    use crate::census::classes::Equivalences;
+    use crate::census::result::{CodeResult, Status};
+
+    /// A census result for `code`, proven periodic.
+    fn periodic(code: &str, period: u64, preperiod: u64) -> CodeResult {
+        CodeResult {
+            code: code.into(),
+            spellings: Vec::new(),
+            status: Status::Periodic {
+                period,
+                preperiod,
+                proven_at: 1000,
+            },
+            reach: 1000,
+            target: 1000,
+            max_value: 9,
+            rare_mask: None,
+            rare_positions: None,
+            last_rare_at: None,
+            rare_class: None,
+            rare_list: None,
+            rare_list_complete: None,
+            checksum: None,
+            period_notation: None,
+            at_powers_of_two: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_class_is_judged_against_the_published_period() {
+        // Dawson's Kayles as `.07`: period 34, its values those of A002187
+        // one heap on, whose last exception is at 51 (OEIS), so preperiod 53.
+        let eq = Equivalences {
+            class_of: vec![0, 1],
+            relations: vec![None, None],
+            ..Default::default()
+        };
+        let results = [periodic("0.07", 34, 53), periodic("0.074", 33, 10)];
+        // No store: the judgement needs no values for a class of one code.
+        let stores = vec![PathBuf::from("/nonexistent/0.octal"); 2];
+        let judged = judge_classes(&results, &eq, &stores);
+        let labels = |code: &str| -> Vec<&str> {
+            judged[code].iter().map(|s| s.label()).collect::<Vec<_>>()
+        };
+        assert!(labels("0.07").contains(&"agrees"), "{:?}", judged["0.07"]);
+        // `.074` is published with period 24: 33 contradicts it.
+        assert!(
+            labels("0.074").contains(&"disagrees"),
+            "{:?}",
+            judged["0.074"]
+        );
+        assert_eq!(judged.len(), 2);
+    }
+}
