@@ -15,6 +15,7 @@ pub mod compare;
 pub mod count;
 pub mod engine;
 pub mod family;
+pub mod font;
 pub mod formats;
 pub mod games;
 pub mod literature;

@@ -418,7 +418,7 @@ mod tests {
         b.draw_line((10, 20), (110, 20), &red).unwrap();
         b.draw_circle((50, 50), 4, &red, false).unwrap();
         b.draw_rect((0, 0), (9, 9), &GREEN.mix(0.25), true).unwrap();
-        let font = (crate::plot::font(), 12).into_font();
+        let font = (crate::font::font(), 12).into_font();
         b.draw_text("G(n) 2·10", &font.color(&BLACK), (30, 100))
             .unwrap();
         drop(b);

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::AtlasError;
+use crate::atlas::error::AtlasError;
 use crate::census::{CodeResult, Status};
 use crate::certificate::CheckRow;
 use crate::code::Code;

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use super::census::{Census, Row};
 use super::html::{esc, num, page as frame, slug};
-use super::{svg, Class, RareSource};
+use super::svg;
+use super::values::{Class, RareSource};
 use crate::census::Status;
 use crate::certificate::CheckRow;
 use crate::period::{notation, Notation};
@@ -71,18 +72,31 @@ fn fact(b: &mut String, name: &str, value: &str) {
 }
 
 pub fn page(k: &Class<'_>, census: &Census) -> String {
+    let code = &k.row.result.code;
+    let mut b = String::new();
+    header(&mut b, k);
+    facts(&mut b, k, census);
+    period_notation(&mut b, k);
+    first_values(&mut b, k);
+    plots(&mut b, k);
+    rare_positions(&mut b, k);
+    codes(&mut b, k);
+    certificate(&mut b, k, census);
+    reproduce_and_literature(&mut b, k);
+    frame(&format!("{code}: atlas of octal games"), "../", &b)
+}
+
+/// The header: the code and its status in a line.
+fn header(b: &mut String, k: &Class<'_>) {
     let row = k.row;
     let r = &row.result;
     let code = &r.code;
-    let mut b = String::new();
     let _ = write!(
         b,
         "<nav><a href=\"../index.html#c-{}\">← all classes</a></nav>\n<header><h1>{}</h1>\n<p class=\"sub\">",
         esc(&slug(code)),
         esc(code),
     );
-    let dash = || "—".to_string();
-    let period = r.period();
     match &r.status {
         Status::Periodic {
             period: p,
@@ -117,59 +131,66 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         let _ = write!(b, " · {k_members} codes in the class");
     }
     b.push_str("</p></header>\n");
+}
 
-    // Facts.
+/// The facts list.
+fn facts(b: &mut String, k: &Class<'_>, census: &Census) {
+    let row = k.row;
+    let r = &row.result;
+    let dash = || "—".to_string();
+    let period = r.period();
     b.push_str("<section><h2>Facts</h2><dl class=\"facts\">");
-    fact(&mut b, "status", row.status_word());
+    fact(b, "status", row.status_word());
+    fact(b, "period", &period.map_or_else(dash, |p| num(p.period)));
     fact(
-        &mut b,
-        "period",
-        &period.map_or_else(dash, |p| num(p.period)),
-    );
-    fact(
-        &mut b,
+        b,
         "preperiod",
         &period.map_or_else(dash, |p| num(p.preperiod)),
     );
     fact(
-        &mut b,
+        b,
         "proven at",
         &period.map_or_else(dash, |p| format!("{} values", num(p.proven_at))),
     );
     fact(
-        &mut b,
+        b,
         "last exception",
         &row.last_exception().map_or_else(dash, num),
     );
-    fact(&mut b, "reach", &format!("{} values", num(r.reach)));
-    fact(&mut b, "largest value", &num(u64::from(r.max_value)));
+    fact(b, "reach", &format!("{} values", num(r.reach)));
+    fact(b, "largest value", &num(u64::from(r.max_value)));
     fact(
-        &mut b,
+        b,
         "rare mask",
         &row.mask_text().map_or_else(dash, |m| esc(&m)),
     );
     fact(
-        &mut b,
+        b,
         "rare positions",
         &row.rare_count().map_or_else(dash, num),
     );
     fact(
-        &mut b,
+        b,
         "last rare position",
         &r.last_rare_at.map_or_else(dash, num),
     );
     fact(
-        &mut b,
+        b,
         "checksum of the values",
         &r.checksum
             .as_deref()
             .map_or_else(dash, |c| format!("<code>{}</code>", esc(c))),
     );
-    fact(&mut b, "literature", &esc(row.literature_text()));
-    fact(&mut b, "checked", &esc(&checked_word(row, census)));
+    fact(b, "literature", &esc(row.literature_text()));
+    fact(b, "checked", &esc(&checked_word(row, census)));
     b.push_str("</dl></section>\n");
+}
 
-    // Period notation.
+/// The period in nim-sequence notation, for a periodic class.
+fn period_notation(b: &mut String, k: &Class<'_>) {
+    let row = k.row;
+    let r = &row.result;
+    let period = r.period();
     if let Some(p) = period {
         b.push_str("<section><h2>Period</h2>");
         match notation(&k.values, &p, NOTATION_CHARS, Notation::Text) {
@@ -191,8 +212,10 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         }
         b.push_str("</section>\n");
     }
+}
 
-    // First values.
+/// The first values, ten a line.
+fn first_values(b: &mut String, k: &Class<'_>) {
     let first = k.values.len().min(FIRST_VALUES);
     let _ = write!(
         b,
@@ -207,8 +230,12 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         b.push_str("</tr>");
     }
     b.push_str("</tbody></table></section>\n");
+}
 
-    // Plots.
+/// The plots of the values shown, and of every listed rare position.
+fn plots(b: &mut String, k: &Class<'_>) {
+    let row = k.row;
+    let r = &row.result;
     let shown = k.values.len() as u64;
     let in_plot: Vec<(u64, u32)> = k.rare.iter().copied().filter(|r| r.0 < shown).collect();
     let _ = write!(
@@ -228,8 +255,13 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         );
     }
     b.push_str("</section>\n");
+}
 
-    // Rare positions.
+/// The rare positions and where they come from.
+fn rare_positions(b: &mut String, k: &Class<'_>) {
+    let row = k.row;
+    let dash = || "—".to_string();
+    let shown = k.values.len() as u64;
     b.push_str("<section id=\"rare\"><h2>Rare positions</h2>");
     match &k.source {
         RareSource::Listed => {
@@ -269,8 +301,13 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         b.push_str("</tbody></table></div>");
     }
     b.push_str("</section>\n");
+}
 
-    // Codes.
+/// The codes of the class and how each relates to the first.
+fn codes(b: &mut String, k: &Class<'_>) {
+    let row = k.row;
+    let r = &row.result;
+    let code = &r.code;
     b.push_str("<section id=\"codes\"><h2>Codes of the class</h2><div class=\"scroll\"><table><thead><tr><th>code</th><th>relation</th></tr></thead><tbody>");
     let members: Vec<String> = if row.members.is_empty() {
         vec![code.clone()]
@@ -295,8 +332,14 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         );
     }
     b.push_str("</section>\n");
+}
 
-    // Certificate and check.
+/// The certificate to download and how the class was checked.
+fn certificate(b: &mut String, k: &Class<'_>, census: &Census) {
+    let row = k.row;
+    let r = &row.result;
+    let code = &r.code;
+    let period = r.period();
     b.push_str("<section id=\"certificate\"><h2>Certificate</h2>");
     if census.certificates.contains_key(code) {
         let _ = write!(
@@ -335,8 +378,14 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
         }
     }
     b.push_str("</section>\n");
+}
 
-    // Reproduce and literature.
+/// How to reproduce the values, and the literature's standing.
+fn reproduce_and_literature(b: &mut String, k: &Class<'_>) {
+    let row = k.row;
+    let r = &row.result;
+    let code = &r.code;
+    let period = r.period();
     let _ = writeln!(
         b,
         "<section id=\"reproduce\"><h2>Reproduce</h2><pre><code>octal run {} --to {}</code></pre>\
@@ -359,7 +408,6 @@ pub fn page(k: &Class<'_>, census: &Census) -> String {
             .map_or_else(|| "No published status recorded for this class.".to_string(), esc),
         l = esc(row.literature_label()),
     );
-    frame(&format!("{code}: atlas of octal games"), "../", &b)
 }
 
 #[cfg(test)]

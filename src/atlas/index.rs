@@ -7,8 +7,9 @@
 use std::fmt::Write as _;
 
 use super::census::Census;
+use super::class;
 use super::html::{esc, num, page as frame};
-use super::{class, Class};
+use super::values::Class;
 
 /// What the index shows of a class.
 #[derive(Debug, Clone)]

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::AtlasError;
+use crate::atlas::error::AtlasError;
 use crate::store::output;
 
 /// The file that makes a directory an atlas.

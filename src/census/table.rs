@@ -8,8 +8,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{shifted_equation, CodeResult, Equivalences, Outcome, Status, SIGNATURE};
+use crate::census::classes::{shifted_equation, Equivalences, SIGNATURE};
+use crate::census::result::{CodeResult, Status};
 use crate::certificate::CheckRow;
+use crate::compare::Outcome;
 use crate::literature::{self, Standing};
 
 /// Where a census' tables came from, stated at the head of each: the

@@ -92,11 +92,9 @@ pub const FORMAT: &str = "octal-certificate";
 /// The certificate format version this octal writes and reads.
 pub const VERSION: u32 = 1;
 
-/// Split pairs a second the independent checker marks, for its estimate.
-/// Measured once on an AMD EPYC (2 cores, shared with other jobs) checking
-/// `4.064` (N = 220,809, 1.2·10^10 pairs): 8.2 s of CPU time, 1.5·10^9
-/// pairs a core-second (3·10^9 a second on two idle cores; 19–23 s of wall
-/// time under a load of 7). 10^9 allows for a machine that is shared.
+/// Split pairs a second the independent checker marks, for its estimate:
+/// below the one measurement, so that a shared machine is allowed for
+/// (docs/certificates.md, "Cost and budget").
 pub const PAIRS_PER_SECOND: f64 = 1.0e9;
 /// Heaps a second besides the pairs (the mex, clearing the marks).
 pub const HEAPS_PER_SECOND: f64 = 2.0e6;

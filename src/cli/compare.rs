@@ -78,36 +78,53 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
             )));
         }
     }
-    // What holds: an agreement on at least one heap.
-    let holds = |(_, c, o): &&(i64, Comparison, Outcome)| match o {
+    if json {
+        outln!("{}", as_json(&shifts, &outcomes, &na, &nb));
+    } else {
+        print_words(&shifts, &outcomes, &na, &nb)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One shift tried: the shift, its comparison and what it found.
+type Tried<'a> = (i64, Comparison<'a>, Outcome);
+
+/// What holds: an agreement on at least one heap.
+fn holds((_, c, o): &&Tried<'_>) -> bool {
+    match o {
         Outcome::Differ { .. } => false,
         Outcome::EqualTo { to } => *to > c.start(),
         Outcome::EqualForever { .. } => true,
-    };
-    if json {
-        let verdict = |&(shift, _, o): &(i64, Comparison, Outcome)| match o {
-            Outcome::Differ { at, a, b } => serde_json::json!({
-                "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
-            Outcome::EqualTo { to } => serde_json::json!({
-                "verdict": "equal_to", "to": to, "shift": shift}),
-            Outcome::EqualForever { checked_to } => serde_json::json!({
-                "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
-        };
-        let v = if shifts.len() == 1 {
-            verdict(&outcomes[0])
-        } else {
-            serde_json::json!({
-                "a": na, "b": nb,
-                "searched": [shifts[0], shifts[shifts.len() - 1]],
-                "holds": outcomes.iter().filter(holds).map(|o| o.0).collect::<Vec<_>>(),
-                "shifts": outcomes.iter().map(verdict).collect::<Vec<_>>(),
-            })
-        };
-        outln!("{v}");
-        return Ok(ExitCode::SUCCESS);
     }
-    let equation = |shift| census::shifted_equation(&na, &nb, shift);
-    let says = |&(shift, _, o): &(i64, Comparison, Outcome)| match o {
+}
+
+/// The verdict of one shift (`--shift K`), or of every shift searched.
+fn as_json(shifts: &[i64], outcomes: &[Tried<'_>], na: &str, nb: &str) -> serde_json::Value {
+    let verdict = |&(shift, _, o): &Tried<'_>| match o {
+        Outcome::Differ { at, a, b } => serde_json::json!({
+            "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
+        Outcome::EqualTo { to } => serde_json::json!({
+            "verdict": "equal_to", "to": to, "shift": shift}),
+        Outcome::EqualForever { checked_to } => serde_json::json!({
+            "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
+    };
+    if shifts.len() == 1 {
+        verdict(&outcomes[0])
+    } else {
+        serde_json::json!({
+            "a": na, "b": nb,
+            "searched": [shifts[0], shifts[shifts.len() - 1]],
+            "holds": outcomes.iter().filter(holds).map(|o| o.0).collect::<Vec<_>>(),
+            "shifts": outcomes.iter().map(verdict).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The verdict in words: of the one shift, or of every shift that holds
+/// (or the nearest when none does).
+fn print_words(shifts: &[i64], outcomes: &[Tried<'_>], na: &str, nb: &str) -> Result<()> {
+    let equation = |shift| census::shifted_equation(na, nb, shift);
+    let says = |&(shift, _, o): &Tried<'_>| match o {
         Outcome::Differ { at, a: x, b: y } => format!(
             "differ first at n = {at}: G_{na}({at}) = {x}, G_{nb}({}) = {y}",
             at as i64 + shift
@@ -124,9 +141,9 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
     };
     if shifts.len() == 1 {
         outln!("{}", says(&outcomes[0]));
-        return Ok(ExitCode::SUCCESS);
+        return Ok(());
     }
-    let held: Vec<&(i64, Comparison, Outcome)> = outcomes.iter().filter(holds).collect();
+    let held: Vec<&Tried<'_>> = outcomes.iter().filter(holds).collect();
     if held.is_empty() {
         // The shift that agreed longest, to say how near it came.
         let nearest = outcomes.iter().max_by_key(|(_, _, o)| match o {
@@ -148,7 +165,7 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
             outln!("{}", says(o));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// A `--shift` given as a number.

@@ -105,6 +105,22 @@ impl FigureOpts {
     }
 }
 
+/// The picture format: `--format`, else the one `-o`'s name ends in; a
+/// binary picture is never written to a terminal.
+fn format_of(format: Option<String>, output: &Path) -> Result<Format> {
+    let format = match format {
+        Some(f) => Format::from_name(&f).expect("clap checked the format"),
+        None if is_stdout(output) => return Err(input("-o - needs --format png, svg or pdf")),
+        None => Format::from_path(output)?,
+    };
+    if is_stdout(output) && format != Format::Svg && std::io::stdout().is_terminal() {
+        return Err(input(
+            "refusing to write a binary picture to a terminal; redirect standard output",
+        ));
+    }
+    Ok(format)
+}
+
 pub fn plot(args: PlotArgs) -> Result<ExitCode> {
     let PlotArgs {
         source,
@@ -119,16 +135,7 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
         quiet,
         engine,
     } = args;
-    let format = match format {
-        Some(f) => Format::from_name(&f).expect("clap checked the format"),
-        None if is_stdout(&output) => return Err(input("-o - needs --format png, svg or pdf")),
-        None => Format::from_path(&output)?,
-    };
-    if is_stdout(&output) && format != Format::Svg && std::io::stdout().is_terminal() {
-        return Err(input(
-            "refusing to write a binary picture to a terminal; redirect standard output",
-        ));
-    }
+    let format = format_of(format, &output)?;
     let source = parse_source(&source)?;
     let (width, height, per_point) = figure.size(format, width, height)?;
     let scaled = |x: u32| ((x as f64 * per_point).round() as u32).max(1);

@@ -11,11 +11,10 @@
 
 use std::str::FromStr;
 
-use super::GameError;
+use super::error::GameError;
 use crate::code::Code;
 
-/// Largest digraph the exact search accepts (its memo has 2^n bytes).
-pub const MAX_VERTICES: usize = 24;
+pub use super::error::MAX_VERTICES;
 
 /// Which in-degrees make a vertex deletable (both players alike).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,10 +43,7 @@ impl Digraph {
     /// `n` vertices and no arcs.
     pub fn empty(n: usize) -> Result<Digraph, GameError> {
         if n > MAX_VERTICES {
-            return Err(GameError::TooManyVertices {
-                vertices: n as u64,
-                max: MAX_VERTICES,
-            });
+            return Err(GameError::TooManyVertices(n as u64));
         }
         Ok(Digraph { into: vec![0; n] })
     }
@@ -104,10 +100,7 @@ impl Digraph {
             None => named,
         };
         if n > MAX_VERTICES as u64 {
-            return Err(GameError::TooManyVertices {
-                vertices: n,
-                max: MAX_VERTICES,
-            });
+            return Err(GameError::TooManyVertices(n));
         }
         let mut d = Digraph::empty(n as usize)?;
         for (u, v) in arcs {

@@ -4,7 +4,6 @@
 //! way, and every value it hands out has been checked against its
 //! checksum first.
 
-use std::io;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -297,23 +296,5 @@ impl Opened {
                 }
             }
         })
-    }
-}
-
-impl crate::plot::Values for Opened {
-    fn available(&self) -> u64 {
-        self.len()
-    }
-
-    fn read(&self, start: u64, out: &mut [u32]) -> io::Result<()> {
-        let mut at = 0;
-        self.for_range(start, start + out.len() as u64, |piece| {
-            for i in 0..piece.len() {
-                out[at + i] = piece.get(i);
-            }
-            at += piece.len();
-            Ok::<(), StoreError>(())
-        })
-        .map_err(io::Error::other)
     }
 }

@@ -1,0 +1,108 @@
+//! `octal census`'s flags, and what is read off them alone: the canonical
+//! prefixes and the provenance line every table opens with.
+
+use octal::census;
+
+use crate::cli::prelude::*;
+
+#[derive(clap::Args)]
+pub struct CensusArgs {
+    /// Digits after the point: every code with 1 to D of them.
+    #[arg(long, default_value_t = 2)]
+    pub digits: usize,
+    /// The digit before the point: 0, 4 or 0,4 (4 also splits a heap
+    /// without taking a token).
+    #[arg(long, default_value = "0,4")]
+    pub prefix: String,
+    /// Values per class: 2^25, 1e6, …
+    #[arg(long, allow_hyphen_values = true, default_value = "2^20")]
+    pub to: String,
+    /// Values every code is run to first; the codes are then grouped by
+    /// their sequences, and only one code of each open class goes on to
+    /// --to (the others are listed as agreeing to here).
+    #[arg(long, allow_hyphen_values = true, default_value = "2^16")]
+    pub probe: String,
+    /// Where the stores, the results and the tables go (default:
+    /// runs/census-DIGITS).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Codes run at once (default: all cores), each on one thread.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Seconds a code may run before it is stopped (and listed as stopped,
+    /// with what it reached; a later run goes on from there).
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub member_seconds: f64,
+    /// Members of open or stopped classes go on toward their class' reach
+    /// (so that their agreement is checked that far, not only to the
+    /// probe) within this many times the seconds the rest of the census
+    /// took, the cheapest first: 1 at most about doubles a census, 0 checks
+    /// them to the probe only. The tables say how far each was checked.
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub member_budget: f64,
+    /// Every periodic class gets a certificate in DIR/certificates/;
+    /// its independent check (docs/certificates.md) runs when estimated
+    /// to take at most this many minutes, else the class is marked as
+    /// checked by the engine only. 0: certificates only.
+    #[arg(long, default_value_t = octal::certificate::DEFAULT_BUDGET_SECONDS / 60.0, value_name = "M")]
+    pub check_minutes: f64,
+    /// Print the classes as JSON lines instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the census' games, one code a line, and stop.
+    #[arg(long)]
+    pub list: bool,
+    /// Do not run: write a Slurm job array into DIR, one task a game (run
+    /// to --to, or to its period), then `sbatch DIR/family.sbatch`.
+    #[arg(long, value_name = "DIR", conflicts_with = "collect")]
+    pub slurm: Option<PathBuf>,
+    /// With --slurm: each task's time limit, in digits as Slurm writes
+    /// it: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S.
+    #[arg(long, default_value = "0-01:00:00", value_parser = slurm_time)]
+    pub time: String,
+    /// Make the census' tables from a Slurm job array prepared with
+    /// --slurm DIR (its finished tasks; unfinished games are listed as
+    /// stopped).
+    #[arg(long, value_name = "DIR")]
+    pub collect: Option<PathBuf>,
+}
+
+/// The canonical `--prefix`: `0`, `4` or `0,4`.
+pub(super) fn prefixes(args: &CensusArgs) -> Result<String> {
+    let p = census::parse_prefixes(&args.prefix).map_err(input)?;
+    Ok(p.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+}
+
+/// The census' provenance: this octal, the commit of the source it was
+/// built from, today's date (UTC) and the command with every option that
+/// shapes the tables (`--out`, `--json` and `--quiet` do not).
+pub(super) fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
+    let prefix = prefixes(args).unwrap_or_else(|_| args.prefix.clone());
+    let mut command = format!(
+        "octal census --digits {} --prefix {prefix} --to {to}",
+        args.digits
+    );
+    match &args.collect {
+        Some(_) => command += " --collect DIR",
+        None => {
+            command += &format!(
+                " --probe {} --member-seconds {} --member-budget {} --check-minutes {} --jobs {}",
+                parse_to("probe", &args.probe)
+                    .map_or(args.probe.clone(), |p| p.min(to).to_string()),
+                args.member_seconds,
+                args.member_budget,
+                args.check_minutes,
+                threads(args.jobs).unwrap_or(1)
+            )
+        }
+    }
+    census::Provenance {
+        octal: octal::about::VERSION.into(),
+        commit: octal::about::COMMIT.into(),
+        date: octal::about::utc_today(),
+        command,
+    }
+}
