@@ -354,9 +354,8 @@ fn run<'py>(
     let job = bridge::job_with_mask(code_of(code)?, n, engine, threads, mask).or_raise(py)?;
     let Some(path) = store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
-            let mut m = bridge::InMemory::new(job, !keep_going)?;
-            Ok(m.compute(stop, meter)?
-                .then(|| bridge::summary_json(&m.finish().1)))
+            let ran = bridge::in_memory(&job, !keep_going, stop, meter)?;
+            Ok(ran.map(|(_, summary)| bridge::summary_json(&summary)))
         })?;
         return match outcome {
             Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped")),
@@ -500,7 +499,9 @@ impl PySequence {
     ) -> PyResult<(String, Vec<String>, Option<String>)> {
         let o = self.opened.clone();
         let outcome = supervise(py, progress, false, move |_, meter| {
-            o.verify(recompute, seed, &mut |done, total| meter.set(done, total))
+            octal::verify::verify_opened(&o, recompute, seed, &mut |done, total| {
+                meter.set(done, total)
+            })
         })?;
         match outcome {
             Outcome::Done(r) => {

@@ -134,7 +134,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         octal::store::output::sweep(&store_path(&dir, &e.code));
         octal::store::output::sweep(&result_path(&dir, &e.code));
     }
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
     let bar = show.then(|| {
         let bar = ProgressBar::new(entries.len() as u64);
@@ -386,7 +386,7 @@ fn checked_store(path: &Path, code: &Code) -> std::result::Result<Option<Store>,
     if store.code() != code {
         return Err(format!("a store of {}, not {code}", store.code()));
     }
-    let verdict = octal::store::checkpoint::verify_store(&store, 0, 0);
+    let verdict = octal::verify::verify_store(&store, 0, 0);
     if let Some(problem) = verdict.problems.into_iter().next() {
         return Err(problem);
     }
@@ -446,10 +446,10 @@ fn run_code(
     };
     let path = store_path(dir, &e.code);
     let (mut store, _) = Store::open_or_create(&path, &job.code, to, DEFAULT_CHUNK_VALUES)?;
-    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
+    let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
     let started = Instant::now();
     let driven = with_cap(stop, cap, |own| {
-        drive(&mut store, &job, every, own, true, None)
+        run_with_bar(&mut store, &job, every, own, true, None)
     })?;
     let seconds = started.elapsed().as_secs_f64();
     // A store that holds more than `to` (a result made again) gives the

@@ -11,10 +11,12 @@
 //! never written again, so the older slot always stays usable.
 
 //!
-//! Beside the format: [`checkpoint`], the loop that extends a store and
-//! checkpoints it (signals, verification), and [`seqfile`], the compressed
-//! sequence files that `octal export` writes from a store; [`Opened`]
-//! reads either kind.
+//! Beside the format: [`checkpoint`], what a checkpoint records besides
+//! the values (the period detector's state, the slot it came from), and
+//! [`seqfile`], the compressed sequence files that `octal export` writes
+//! from a store; [`Opened`] reads either kind. The store knows only its
+//! files: runs that extend a store are [`crate::run`]'s, checks of one
+//! [`crate::verify`]'s.
 
 pub mod checkpoint;
 pub mod opened;
@@ -42,6 +44,17 @@ compile_error!("stores map little-endian values directly; big-endian hosts are n
 
 /// The first 8 bytes of every store.
 pub const MAGIC: &[u8; 8] = b"OCTSTORE";
+/// The first 8 bytes of a windowed run's checkpoint. Its format is
+/// [`crate::window::file`]'s; stores and sequence files know its magic only
+/// to name such a file in their messages.
+pub const WINDOW_MAGIC: &[u8; 8] = b"OCTALWN1";
+
+/// Whether `path` starts like a windowed run's checkpoint.
+pub fn is_window(path: &Path) -> bool {
+    let mut head = [0u8; 8];
+    File::open(path).is_ok_and(|f| f.read_exact_at(&mut head, 0).is_ok()) && &head == WINDOW_MAGIC
+}
+
 /// The store format this build reads and writes. Version 2 added the store
 /// id and the superblock length, and binds every header slot to its
 /// superblock; version 1 stores are refused.
@@ -126,8 +139,6 @@ pub enum StoreError {
         need: usize,
         have: u64,
     },
-    #[error(transparent)]
-    Engine(#[from] crate::engine::SparseError),
 }
 
 impl StoreError {

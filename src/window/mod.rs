@@ -18,8 +18,8 @@
 //! same bound as a full run; longer ones are not searched.
 
 pub mod file;
+mod kept;
 pub mod ring;
-pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,6 +36,8 @@ use crate::stats::Stats;
 use crate::store::stream::{StreamState, Streamer};
 use crate::store::StoreError;
 use ring::Ring;
+
+pub use kept::KeptValues;
 
 /// The least window: below it the prefix could not hold even the low
 /// pairs and the period detector's reach.
@@ -66,6 +68,9 @@ pub enum WindowError {
     Recompute(u64),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The engine refuses the game (a --mask it cannot use).
+    #[error(transparent)]
+    Engine(#[from] SparseError),
 }
 
 impl WindowError {
@@ -77,6 +82,7 @@ impl WindowError {
             | WindowError::Reserve { .. } => true,
             WindowError::Memory { .. } | WindowError::Recompute(_) => false,
             WindowError::Store(e) => e.is_input(),
+            WindowError::Engine(_) => true,
         }
     }
 }
@@ -202,7 +208,7 @@ impl Meta {
 
 /// The code of a checkpoint's state read from `path`, the state checked
 /// with its kept `values` ([`check_meta`]).
-fn checked_code(path: &Path, meta: &Meta, values: &[u16]) -> Result<Code, StoreError> {
+pub(crate) fn checked_code(path: &Path, meta: &Meta, values: &[u16]) -> Result<Code, StoreError> {
     let code: Code = meta
         .code
         .parse()
@@ -338,7 +344,7 @@ pub struct Windowed {
 }
 
 /// The largest distance of any move of `code` (heaps reached are n − i).
-fn reach(code: &Code) -> u64 {
+pub(crate) fn reach(code: &Code) -> u64 {
     let r = code.rules();
     r.take_all
         .iter()
@@ -518,7 +524,7 @@ impl Windowed {
         let overlap = (lo.min(to) as usize)..to_;
         let fresh = {
             let mut e = Sparse::new(&self.code, self.engine.info().threads, MaskSpec::Auto)
-                .map_err(|e| WindowError::Store(StoreError::Engine(e)))?;
+                .map_err(WindowError::Engine)?;
             let mut g = vec![0u16; to_];
             e.extend_u16(&mut g, 0)
                 .map_err(|o| WindowError::Recompute(o.at as u64))?;
@@ -644,7 +650,7 @@ impl Windowed {
                 code: code.to_string(),
                 why: e.to_string(),
             },
-            e => WindowError::Store(StoreError::Engine(e)),
+            e => WindowError::Engine(e),
         })?;
         Ok(Windowed {
             code: code.clone(),
@@ -674,10 +680,10 @@ impl Windowed {
 
     /// The values the run holds now: G(0..prefix) and G(lo..done) (all of
     /// G(0..done) before anything is dropped).
-    pub fn kept_values(&mut self) -> verify::KeptValues<'_> {
+    pub fn kept_values(&mut self) -> KeptValues<'_> {
         let [(_, a1), (b0, b1)] = self.meta.kept_ranges();
         let g = &self.ring.slice(b1.max(a1) as usize)[..];
-        verify::KeptValues {
+        KeptValues {
             prefix: &g[..a1 as usize],
             lo: b0 as usize,
             ring: &g[b0 as usize..b1 as usize],
@@ -969,70 +975,4 @@ pub struct WindowSummary {
 /// The default checkpoint file of a windowed run of `code`.
 pub fn default_path(code: &Code) -> PathBuf {
     PathBuf::from("runs").join(format!("{code}.window"))
-}
-
-/// What `octal verify` finds in a windowed run's checkpoint.
-#[derive(Debug, Clone)]
-pub struct WindowVerdict {
-    /// One line: the run, and what was checked.
-    pub line: String,
-    /// Heaps recomputed whose value differs: (n, kept, recomputed).
-    pub wrong: Vec<(u64, u32, u32)>,
-}
-
-/// Checks a windowed run's checkpoint (its file checksum, on reading) and
-/// recomputes `k` heaps of its window (chosen by `seed`, plus the last)
-/// from the kept values by [`verify::value_at`].
-pub fn verify(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreError> {
-    let (meta, values) = file::read(path)?;
-    let code = checked_code(path, &meta, &values)?;
-    let [(a0, a1), (b0, _)] = meta.kept_ranges();
-    let (prefix, ring) = values.split_at((a1 - a0) as usize);
-    let kv = verify::KeptValues {
-        prefix,
-        lo: b0 as usize,
-        ring,
-    };
-    let mask = meta.engine.as_ref().map(WindowState::mask);
-    // Heaps whose prefix pairs all have their partners kept (all of them
-    // before anything is dropped).
-    let from = match meta.prefix {
-        0 => 0,
-        p => b0 + p + reach(&code),
-    };
-    let mut picks = if meta.done > from {
-        // At most one pick a heap that can be picked.
-        let k = k.min(meta.done - from);
-        crate::store::checkpoint::sample_heaps(seed, k, from, meta.done)
-    } else {
-        Vec::new()
-    };
-    picks.sort_unstable();
-    picks.dedup();
-    let mut wrong = Vec::new();
-    let mut undecided = 0;
-    for &n in &picks {
-        let have = kv.get(n as usize).expect("a kept heap");
-        match verify::value_at(&code, mask, &kv, n as usize) {
-            Some(v) if v != have => wrong.push((n, have, v)),
-            Some(_) => {}
-            None => undecided += 1,
-        }
-    }
-    let line = format!(
-        "{}: windowed run of {}, {} values (window {}, prefix {}), checksum {}, file checksum ok, {} heaps of the window recomputed from the kept values{}",
-        path.display(),
-        meta.code,
-        meta.done,
-        meta.sizes.window,
-        meta.prefix.max(meta.sizes.prefix),
-        meta.stats.checksum.hex(),
-        picks.len() - undecided,
-        if undecided > 0 {
-            format!(" ({undecided} more not decidable from them)")
-        } else {
-            String::new()
-        }
-    );
-    Ok(WindowVerdict { line, wrong })
 }
