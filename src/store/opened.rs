@@ -23,26 +23,6 @@ pub enum Opened {
     File(SeqFile),
 }
 
-/// The message of [`StoreError::Foreign`]: a file that is not what the
-/// command reads, named by its first bytes when it is one of octal's
-/// other kinds (read when the message is made), with what reads it.
-pub fn foreign(path: &Path) -> String {
-    let p = path.display();
-    let window = super::is_window(path);
-    match seqfile::detect(path) {
-        _ if window => format!(
-            "{p} is a windowed run's checkpoint (--window), which keeps only a prefix and the last values, not a store or sequence file: `octal resume {p}` continues it and `octal verify {p}` checks it; for every value, run without --window, or with --window and --export FILE"
-        ),
-        Ok(Some(Kind::Store)) => format!(
-            "{p} is a full store (of a run without --window), not a windowed run's checkpoint or a sequence file: `octal resume {p}` continues it and `octal export {p}` writes it to a sequence file"
-        ),
-        Ok(Some(Kind::SeqFile)) => format!(
-            "{p} is an exported sequence file, not a store or a windowed run's checkpoint: `octal import {p} --store STORE` makes a store of it"
-        ),
-        _ => format!("{p}: not an octal store or sequence file"),
-    }
-}
-
 /// Values per piece of a store handed to [`Opened::for_range`]'s callback.
 const STORE_PIECE: u64 = 1 << 20;
 
