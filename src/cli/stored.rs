@@ -89,7 +89,7 @@ pub fn run_with_bar(
 
 /// `octal run` or `resume` of a run kept in `store`: progress,
 /// checkpoints, Ctrl-C, then the summary printed.
-pub fn run_and_print(
+pub fn print_stored_run(
     mut store: Store,
     job: Job,
     opts: &StoreOpts,

@@ -126,7 +126,7 @@ pub fn run(
     if let Some(x) = &export {
         w.export_to(x).map_err(report)?;
     }
-    run_and_print(w, how)
+    print_windowed_run(w, how)
 }
 
 /// The windowed run of `job` checkpointed at `path` (which must be of the
@@ -173,7 +173,7 @@ pub fn resume(
             .map_err(|e| input(format!("{}: {e}", path.display())))?;
     }
     check_reach(&w)?;
-    run_and_print(w, how)
+    print_windowed_run(w, how)
 }
 
 /// Refuses a target below what a windowed run has done (it holds no
@@ -197,7 +197,7 @@ fn check_reach(w: &Windowed) -> Result<()> {
 
 /// Runs `w` to its end with progress, checkpoints and signals, then
 /// prints its summary (with the notation `notation` asks for).
-fn run_and_print(mut w: Windowed, how: How) -> Result<ExitCode> {
+fn print_windowed_run(mut w: Windowed, how: How) -> Result<ExitCode> {
     let How {
         report: r,
         keep_going,
