@@ -29,6 +29,7 @@ pub mod seq;
 pub mod slurm;
 pub mod stats;
 pub mod store;
+pub mod verify;
 pub mod window;
 
 pub use code::{Code, CodeError};

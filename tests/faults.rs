@@ -738,13 +738,7 @@ fn seed() -> u64 {
 }
 
 /// kill -9 after a random delay in `lo..hi` seconds (or when it ends).
-fn kill_after(
-    args: &[&str],
-    cwd: &Path,
-    rng: &mut octal::store::checkpoint::SplitMix,
-    lo: f64,
-    hi: f64,
-) {
+fn kill_after(args: &[&str], cwd: &Path, rng: &mut octal::verify::SplitMix, lo: f64, hi: f64) {
     let mut child = octal()
         .current_dir(cwd)
         .args(args)
@@ -771,7 +765,7 @@ fn kill_after(
 #[test]
 fn widening_survives_sigkill() {
     let dir = tempfile::tempdir().unwrap();
-    let mut rng = octal::store::checkpoint::SplitMix(seed());
+    let mut rng = octal::verify::SplitMix(seed());
     let code = format!("0.{}7", "3".repeat(70_000));
     let store = dir.path().join("wide.octal");
     let mut t = Tally::new("kill -9 widening");
@@ -814,7 +808,7 @@ fn widening_survives_sigkill() {
 fn export_and_family_survive_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let mut rng = octal::store::checkpoint::SplitMix(seed());
+    let mut rng = octal::verify::SplitMix(seed());
     let mut t = Tally::new("kill -9 export, family");
     let store = make_store(d, "s.octal", "0.333", 3_000_000);
     let want: Vec<u32> = (0..3_000_000).map(|n| n % 4).collect();
@@ -906,7 +900,7 @@ fn export_and_family_survive_sigkill() {
 fn random_damage_is_refused_or_recovered_never_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let mut rng = octal::store::checkpoint::SplitMix(seed());
+    let mut rng = octal::verify::SplitMix(seed());
     let mut t = Tally::new("random damage");
     let store = make_store(d, "s.octal", "0.333", 200_000);
     let want: Vec<u32> = (0..200_000).map(|n| n % 4).collect();

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use octal::engine::Reference;
 use octal::stats::Checksum;
-use octal::store::checkpoint::SplitMix;
 use octal::store::Store;
+use octal::verify::SplitMix;
 
 #[path = "common/child.rs"]
 mod child;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use octal::engine::{compute, EngineKind};
 use octal::stats::{Checksum, Stats};
-use octal::window::verify::value_at;
+use octal::verify::value_at;
 use octal::window::{Sizes, WindowEnding, Windowed};
 use octal::Code;
 
@@ -103,7 +103,7 @@ fn check_at(code: &str, n: usize, window: u64, threads: usize) -> (&'static str,
                 // The kept values cannot decide it: an independent method,
                 // every kept option into a bitset, says so too.
                 let g: Vec<u16> = want[..h].iter().map(|&v| v as u16).collect();
-                let kept = octal::window::verify::KeptValues {
+                let kept = octal::window::KeptValues {
                     prefix: &g[..prefix],
                     lo,
                     ring: &g[lo..],

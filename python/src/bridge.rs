@@ -9,19 +9,17 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use octal::code::CodeError;
 use octal::count::{parse_count, CountError};
-use octal::engine::{Engine, EngineKind, MaskSpec, SparseError};
+use octal::engine::{EngineKind, MaskSpec, SparseError};
 use octal::formats::{self, BFileError, Format, FormatError, ValueWriter};
 use octal::games::cookie_cutter::{self, Cutter, Grid, Method, SolveError, Solver};
 use octal::games::vertex_deletion::{self, Digraph, Variant};
 use octal::games::GameError;
-use octal::period::{Bound, Detector};
-use octal::run::{self, drive, Control, Ending, Job, JobError, Summary};
-use octal::stats::Stats;
-use octal::store::checkpoint;
+use octal::period::Bound;
+use octal::run::{self, Control, Ending, Job, JobError, RunError, Summary};
 use octal::store::{self, Store, StoreError, DEFAULT_CHUNK_VALUES};
 
 pub use octal::code::Code;
@@ -76,6 +74,15 @@ impl From<JobError> for Error {
     }
 }
 
+impl From<RunError> for Error {
+    fn from(e: RunError) -> Error {
+        match e {
+            RunError::Store(e) => e.into(),
+            RunError::Job(e) => e.into(),
+        }
+    }
+}
+
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         match &e {
@@ -84,7 +91,7 @@ impl From<StoreError> for Error {
                 message: e.to_string(),
                 path: Some(path.clone()),
             },
-            StoreError::WrongCode { .. } | StoreError::CodeTooLong(_) | StoreError::Engine(_) => {
+            StoreError::WrongCode { .. } | StoreError::CodeTooLong(_) => {
                 Error::Value(e.to_string())
             }
             StoreError::Foreign(p)
@@ -204,95 +211,35 @@ impl Meter {
     }
 }
 
-/// A run in memory, computed piece by piece so that it can stop between
-/// pieces; as `octal run --no-store` (with `stop_at_proof`) or `octal
-/// values`.
-pub struct InMemory {
-    job: Job,
-    engine: Box<dyn Engine>,
-    seq: Seq,
-    stats: Stats,
-    detector: Detector,
+/// A run in memory, as `octal run --no-store` (with `stop_at_proof`) or
+/// `octal values`: the library's one driver, which stops between its
+/// blocks (where the CLI stops) once `stop` becomes non-zero. Memory that
+/// cannot be had is `MemoryError`; None when stopped.
+pub fn in_memory(
+    job: &Job,
     stop_at_proof: bool,
-    start: Instant,
-}
-
-impl InMemory {
-    pub fn new(job: Job, stop_at_proof: bool) -> Result<InMemory> {
-        run::check_in_memory(job.to)?;
-        let start = Instant::now();
-        let engine = job.engine.build_with(&job.code, job.threads, job.mask)?;
-        Ok(InMemory {
-            detector: Detector::new(&job.code),
-            job,
-            engine,
-            seq: Seq::default(),
-            stats: Stats::default(),
-            stop_at_proof,
-            start,
-        })
-    }
-
-    fn finished(&self) -> bool {
-        self.stats.values >= self.job.to || (self.stop_at_proof && self.detector.proven().is_some())
-    }
-
-    /// Computes to the target (or the proof), a block at a time (the
-    /// blocks of `octal run`, so that it stops where the CLI stops), until
-    /// `stop` becomes non-zero; true when it got there. Memory that cannot
-    /// be had is `MemoryError`.
-    pub fn compute(&mut self, stop: &AtomicUsize, meter: &Meter) -> Result<bool> {
-        while !self.finished() {
-            if stop.load(Ordering::SeqCst) != 0 {
-                return Ok(false);
-            }
-            let until = run::block_end(
-                self.stats.values as usize,
-                self.job.to as usize,
-                self.stop_at_proof,
-                &self.detector,
-            );
-            let mut ctl = Control {
-                progress: &mut |_| {},
-                checkpoint_every: None,
-                stop: None,
-                stop_at_proof: self.stop_at_proof,
-            };
-            drive(
-                &mut *self.engine,
-                &mut self.seq,
-                &mut self.stats,
-                &mut self.detector,
-                until,
-                &mut ctl,
-            )?;
-            meter.set(self.stats.values, self.job.to);
-        }
-        Ok(true)
-    }
-
-    /// The values and the summary, as `octal run --json` prints it.
-    pub fn finish(self) -> (Seq, Summary) {
-        let seconds = self.start.elapsed().as_secs_f64();
-        let mut summary = Summary::new(
-            &self.job.code,
-            &self.stats,
-            seconds,
-            self.seq.width(),
-            self.engine.info(),
-        );
-        summary.set_period(&self.detector, self.seq.view(0, self.seq.len()));
-        summary.set_rare(&*self.engine, self.seq.view(0, self.seq.len()));
-        (self.seq, summary)
-    }
+    stop: &AtomicUsize,
+    meter: &Meter,
+) -> Result<Option<(Seq, Summary)>> {
+    let mut ctl = Control {
+        progress: &mut |p| meter.set(p.done, p.to),
+        checkpoint_every: None,
+        stop: Some(stop),
+        stop_at_proof,
+    };
+    let outcome = run::run_with(job, &mut ctl)?;
+    Ok(match outcome.ending {
+        Ending::Done => Some((outcome.seq, outcome.summary)),
+        Ending::Stopped(_) => None,
+    })
 }
 
 /// G(0), …, G(to − 1) of `code` as a run computes them (every value, no
 /// stop at a proof), for checking values given from outside; None when
 /// stopped.
 pub fn game_values(code: &Code, to: u64, stop: &AtomicUsize, meter: &Meter) -> Result<Option<Seq>> {
-    let mut m = InMemory::new(job(code.clone(), to, "sparse", None)?, false)?;
-    Ok(m.compute(stop, meter)?.then(|| m.finish().0))
+    let job = job(code.clone(), to, "sparse", None)?;
+    Ok(in_memory(&job, false, stop, meter)?.map(|(seq, _)| seq))
 }
 
 /// The values that answer heaps `start..job.to`, as `octal values` finds
@@ -307,11 +254,9 @@ pub fn answers(
 ) -> Result<Option<(Seq, Summary)>> {
     let to = job.to;
     job.to = run::reach_for_answers(&job.code, start, to)?;
-    let mut m = InMemory::new(job, true)?;
-    if !m.compute(stop, meter)? {
+    let Some((seq, summary)) = in_memory(&job, true, stop, meter)? else {
         return Ok(None);
-    }
-    let (seq, summary) = m.finish();
+    };
     run::check_answered(&summary, to)?;
     Ok(Some((seq, summary)))
 }
@@ -370,10 +315,13 @@ pub fn run_in_store(
     store::check_space(path, job.to, 2)?;
     let (mut store, _) = Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES)?;
     meter.set(store.good().min(job.to), job.to);
-    let outcome =
-        checkpoint::run_stored(&mut store, job, every, Some(stop), !keep_going, &mut |p| {
-            meter.set(p.done, p.to)
-        })?;
+    let mut ctl = Control {
+        progress: &mut |p| meter.set(p.done, p.to),
+        checkpoint_every: Some(every),
+        stop: Some(stop),
+        stop_at_proof: !keep_going,
+    };
+    let outcome = run::run_in_store(&mut store, job, &mut ctl)?;
     Ok(Stored {
         summary: outcome.summary,
         stopped: matches!(outcome.ending, Ending::Stopped(_)),

@@ -151,8 +151,8 @@ fn run<'py>(
     let keep_going = how.keep_going;
     let Some(path) = how.store else {
         let outcome = supervise(py, progress, true, move |stop, meter| -> Result<_, Error> {
-            let mut m = bridge::InMemory::new(job, !keep_going)?;
-            Ok(m.compute(stop, meter)?.then(|| m.finish().1))
+            let ran = bridge::in_memory(&job, !keep_going, stop, meter)?;
+            Ok(ran.map(|(_, summary)| summary))
         })?;
         return match outcome {
             Outcome::Done(r) => Ok(r.or_raise(py)?.expect("not stopped").into()),
@@ -296,7 +296,9 @@ impl PySequence {
     ) -> PyResult<(String, Vec<String>, Option<String>)> {
         let o = self.opened.clone();
         let outcome = supervise(py, progress, false, move |_, meter| {
-            o.verify(recompute, seed, &mut |done, total| meter.set(done, total))
+            octal::verify::verify_opened(&o, recompute, seed, &mut |done, total| {
+                meter.set(done, total)
+            })
         })?;
         match outcome {
             Outcome::Done(r) => {

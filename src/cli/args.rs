@@ -74,7 +74,7 @@ impl EngineOpts {
 pub struct StoreOpts {
     /// Seconds between checkpoints (fractions allowed; one beyond 10^19,
     /// or inf: only at the end and on a signal).
-    #[arg(long, default_value_t = octal::store::checkpoint::CHECKPOINT_SECONDS, value_name = "SECS")]
+    #[arg(long, default_value_t = octal::run::stored::CHECKPOINT_SECONDS, value_name = "SECS")]
     pub checkpoint_every: f64,
     /// Values per checksummed chunk of a new store.
     #[arg(long, hide = true, default_value_t = DEFAULT_CHUNK_VALUES)]

@@ -54,7 +54,6 @@ pub fn code(e: &anyhow::Error) -> u8 {
                     | StoreError::CodeTooLong(_)
                     | StoreError::Version { .. }
                     | StoreError::TooBig { .. }
-                    | StoreError::Engine(_)
             )
         )
         || e.downcast_ref::<CodeError>().is_some()

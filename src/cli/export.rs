@@ -62,7 +62,7 @@ pub fn export(args: ExportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     // Ctrl-C or SIGTERM stop between frames and remove the
     // temporary file.
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     if is_stdout(&output) {
         return export_to_stdout(&store, level, frame_values, to, &stop, start);
     }

@@ -235,7 +235,7 @@ fn run_family(members: &[octal::family::Member], name: &str, args: FamilyArgs) -
         bar.set_prefix("family");
         bar
     });
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let rows = octal::family::run_family(members, jobs, |_, member| {
         let path = out
             .join("stores")
@@ -298,8 +298,10 @@ fn run_member(
         }
         let (mut store, _) =
             Store::open_or_create(path, &job.code, job.to, DEFAULT_CHUNK_VALUES).map_err(fail)?;
-        let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
-        match drive(&mut store, &job, every, stop, !keep_going, bar.clone()).map_err(fail)? {
+        let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
+        match run_with_bar(&mut store, &job, every, stop, !keep_going, bar.clone())
+            .map_err(|e| e.to_string())?
+        {
             Driven::Done(summary) => Ok(*summary),
             Driven::Stopped { why, .. } => Err(why),
         }
@@ -383,7 +385,7 @@ fn family_member(
     // (SIGTERM on pre-emption or time-out) checkpoints, exits 143, and
     // resumes when requeued.
     let path = octal::slurm::store_path(dir, index);
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let mut spec = manifest.run.clone();
     if let Some(t) = threads {
         spec.threads = t.max(1);

@@ -100,9 +100,9 @@ fn engine_values(code: &Code, heaps: &[u64], engine: &EngineOpts, quiet: bool) -
     let job = engine.job(code.clone(), to)?;
     store::check_space(&path, to, 2)?;
     let (mut store, _) = Store::open_or_create(&path, code, to, DEFAULT_CHUNK_VALUES)?;
-    let stop = octal::store::checkpoint::stop_on_signals()?;
-    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
-    let summary = match drive(
+    let stop = octal::run::stored::stop_on_signals()?;
+    let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
+    let summary = match run_with_bar(
         &mut store,
         &job,
         every,

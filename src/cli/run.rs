@@ -100,7 +100,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         store::check_space(&path, job.to, 2)?;
         suggest_window(job.to, report.quiet || report.json);
         let (store, _) = Store::open_or_create(&path, &job.code, job.to, store_opts.chunk_values)?;
-        return stored_run(store, job, &store_opts, report, keep_going, &notation);
+        return print_stored_run(store, job, &store_opts, report, keep_going, &notation);
     }
     let bar = progress_bar(job.to, report.quiet || report.json);
     let mut outcome = run::run_until(&job, !keep_going, &mut |p| update(&bar, p))?;
@@ -170,7 +170,7 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
     }
     store::check_space(&path, to, store.width() as u64)?;
     let job = engine.job(store.code().clone(), to)?;
-    stored_run(store, job, &store_opts, report, keep_going, &notation)
+    print_stored_run(store, job, &store_opts, report, keep_going, &notation)
 }
 
 /// Says on stderr when a store of `to` values will not fit in memory (it

@@ -1,11 +1,12 @@
-//! The stored-run driver, written once: a run kept in a store, with its
-//! checkpoints, Ctrl-C and SIGTERM, its progress bar, and what it says when
-//! stopped. `run`, `resume`, family members and the games' long runs all
-//! go through [`drive`].
+//! A stored run as the command line shows it, written once: the library's
+//! [`octal::run::run_in_store`] with a progress bar and what it says when
+//! stopped. `run`, `resume`, family members, the census and the games'
+//! long runs all go through [`run_with_bar`].
 
 use std::sync::atomic::AtomicUsize;
 
-use octal::store::checkpoint::{run_stored, StoredOutcome};
+use octal::run::stored::stop_on_signals;
+use octal::run::{run_in_store, Control, RunError, StoredOutcome};
 
 use super::prelude::*;
 
@@ -45,25 +46,33 @@ pub enum Driven {
 
 /// Extends `store` by `job` (to a proven period when `stop_at_period`),
 /// checkpointing every `every` and when `stop` is set, showing progress on
-/// `bar` (cleared at the end).
-pub fn drive(
+/// `bar` (cleared at the end). Its errors are the store's or the job's,
+/// as the exit code needs them.
+pub fn run_with_bar(
     store: &mut Store,
     job: &Job,
     every: Duration,
     stop: &AtomicUsize,
     stop_at_period: bool,
     bar: Option<Bar>,
-) -> Result<Driven, StoreError> {
+) -> Result<Driven> {
     if let Some(bar) = &bar {
         bar.start_at(store.good().min(job.to));
     }
-    let outcome = run_stored(store, job, every, Some(stop), stop_at_period, &mut |p| {
-        update(&bar, p)
-    });
+    let mut ctl = Control {
+        progress: &mut |p| update(&bar, p),
+        checkpoint_every: Some(every),
+        stop: Some(stop),
+        stop_at_proof: stop_at_period,
+    };
+    let outcome = run_in_store(store, job, &mut ctl);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let StoredOutcome { summary, ending } = outcome?;
+    let StoredOutcome { summary, ending } = outcome.map_err(|e| match e {
+        RunError::Store(e) => anyhow::Error::from(e),
+        RunError::Job(e) => anyhow::Error::from(e),
+    })?;
     Ok(match ending {
         Ending::Stopped(status) => Driven::Stopped {
             status: status as u8,
@@ -78,8 +87,9 @@ pub fn drive(
     })
 }
 
-/// A run kept in `store`: progress, checkpoints, Ctrl-C, summary.
-pub fn stored_run(
+/// `octal run` or `resume` of a run kept in `store`: progress,
+/// checkpoints, Ctrl-C, then the summary printed.
+pub fn print_stored_run(
     mut store: Store,
     job: Job,
     opts: &StoreOpts,
@@ -101,10 +111,10 @@ pub fn stored_run(
             eprintln!("octal: {path}: nothing to compute: {why}");
         }
     }
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = stop_on_signals().context("installing signal handlers")?;
     warn_lost_slot(store.path(), octal::store::checkpoint::lost_slot(&store));
     let bar = progress_bar(job.to, report.quiet || report.json);
-    let mut summary = match drive(&mut store, &job, every, &stop, !keep_going, bar)? {
+    let mut summary = match run_with_bar(&mut store, &job, every, &stop, !keep_going, bar)? {
         Driven::Done(summary) => *summary,
         Driven::Stopped {
             status,

@@ -32,7 +32,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     if octal::window::file::detect(&path) {
-        let v = octal::window::verify(&path, recompute.max(16), seed)?;
+        let v = octal::verify::verify_window(&path, recompute.max(16), seed)?;
         if v.wrong.is_empty() {
             outln!("ok {} (seed {seed})", v.line);
             return Ok(ExitCode::SUCCESS);
@@ -44,9 +44,11 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(FAILED));
     }
     let mut meter = RecomputeMeter::new(quiet);
-    let verdict = Opened::open(&path)?.verify(recompute, seed, &mut |d, t| meter.update(d, t))?;
+    let opened = Opened::open(&path)?;
+    let verdict =
+        octal::verify::verify_opened(&opened, recompute, seed, &mut |d, t| meter.update(d, t))?;
     meter.finish();
-    let octal::store::checkpoint::Verdict {
+    let octal::verify::Verdict {
         line,
         problems,
         lost_slot,

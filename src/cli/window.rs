@@ -76,6 +76,7 @@ fn report(e: WindowError) -> anyhow::Error {
     } else {
         match e {
             WindowError::Store(s) => s.into(),
+            WindowError::Engine(e) => JobError::from(e).into(),
             e => e.into(),
         }
     }
@@ -125,7 +126,7 @@ pub fn run(
     if let Some(x) = &export {
         w.export_to(x).map_err(report)?;
     }
-    drive(w, how)
+    print_windowed_run(w, how)
 }
 
 /// The windowed run of `job` checkpointed at `path` (which must be of the
@@ -172,7 +173,7 @@ pub fn resume(
             .map_err(|e| input(format!("{}: {e}", path.display())))?;
     }
     check_reach(&w)?;
-    drive(w, how)
+    print_windowed_run(w, how)
 }
 
 /// Refuses a target below what a windowed run has done (it holds no
@@ -196,7 +197,7 @@ fn check_reach(w: &Windowed) -> Result<()> {
 
 /// Runs `w` to its end with progress, checkpoints and signals, then
 /// prints its summary (with the notation `notation` asks for).
-fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
+fn print_windowed_run(mut w: Windowed, how: How) -> Result<ExitCode> {
     let How {
         report: r,
         keep_going,
@@ -205,7 +206,7 @@ fn drive(mut w: Windowed, how: How) -> Result<ExitCode> {
         grow_to,
     } = how;
     let every = store_opts.every()?;
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let bar = progress_bar(w.meta().to, r.quiet || r.json);
     let_grow(&mut w, grow_to, &bar);
     if let Some(bar) = &bar {
@@ -340,7 +341,7 @@ pub fn member(
 ) -> Result<Summary, String> {
     let mut w = open_or_new(job, sizes, Some(path)).map_err(|e| format!("{e:#}"))?;
     let_grow(&mut w, None, bar);
-    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
+    let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
     let ending = w
         .run(stop_at_proof, every, Some(stop), &mut |p| update(bar, p))
         .map_err(|e| report(e).to_string())?;

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use crate::code::Code;
 use crate::period::Period;
 use crate::seq::{Seq, SeqRef};
-use crate::store::checkpoint::{self, Verdict};
+use crate::store::checkpoint;
 use crate::store::seqfile::{self, Kind, SeqFile};
 use crate::store::{Store, StoreError};
 
@@ -20,26 +20,6 @@ pub enum Opened {
     /// checksums (each is checked once, when first read).
     Store(Store, Mutex<Vec<bool>>),
     File(SeqFile),
-}
-
-/// The message of [`StoreError::Foreign`]: a file that is not what the
-/// command reads, named by its first bytes when it is one of octal's
-/// other kinds (read when the message is made), with what reads it.
-pub fn foreign(path: &Path) -> String {
-    let p = path.display();
-    let window = crate::window::file::detect(path);
-    match seqfile::detect(path) {
-        _ if window => format!(
-            "{p} is a windowed run's checkpoint (--window), which keeps only a prefix and the last values, not a store or sequence file: `octal resume {p}` continues it and `octal verify {p}` checks it; for every value, run without --window, or with --window and --export FILE"
-        ),
-        Ok(Some(Kind::Store)) => format!(
-            "{p} is a full store (of a run without --window), not a windowed run's checkpoint or a sequence file: `octal resume {p}` continues it and `octal export {p}` writes it to a sequence file"
-        ),
-        Ok(Some(Kind::SeqFile)) => format!(
-            "{p} is an exported sequence file, not a store or a windowed run's checkpoint: `octal import {p} --store STORE` makes a store of it"
-        ),
-        _ => format!("{p}: not an octal store or sequence file"),
-    }
 }
 
 /// Values per piece of a store handed to [`Opened::for_range`]'s callback.
@@ -122,7 +102,7 @@ impl Opened {
 
     /// A sequence file's recorded period, checked against its values
     /// ([`Period::check_proof`]): `Err` says why it is no proof.
-    fn recorded_period(&self) -> Option<Result<Period, String>> {
+    pub fn recorded_period(&self) -> Option<Result<Period, String>> {
         let Opened::File(f) = self else {
             return None;
         };
@@ -241,60 +221,5 @@ impl Opened {
             Ok::<(), StoreError>(())
         })?;
         Ok(all)
-    }
-
-    /// Checks every checksum, and `k` values chosen at random by `seed`
-    /// against the reference engine (`progress(done, k)` as they go): what
-    /// `octal verify PATH --recompute K --seed SEED` reports.
-    pub fn verify(
-        &self,
-        k: u64,
-        seed: u64,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<Verdict, StoreError> {
-        // More than one pick a value would only repeat heaps (and could
-        // ask for more memory than there is).
-        let k = k.min(self.len());
-        Ok(match self {
-            Opened::Store(s, _) => {
-                s.check_length(s.good())?;
-                checkpoint::verify_store_with(s, k, seed, progress)
-            }
-            Opened::File(f) => {
-                let mut problems = f.problems();
-                if problems.is_empty() {
-                    problems.extend(self.recorded_period().and_then(Result::err));
-                }
-                if problems.is_empty() && k > 0 {
-                    let all = f.read_all()?;
-                    for (i, have, want) in checkpoint::recompute_with(
-                        f.code(),
-                        all.view(0, all.len()),
-                        k,
-                        seed,
-                        progress,
-                    ) {
-                        problems.push(format!(
-                            "G({i}) is stored as {have} but the reference engine gives {want}"
-                        ));
-                    }
-                }
-                let h = f.header();
-                Verdict {
-                    line: format!(
-                        "{}: sequence file of {}, {} values, {} bytes per value, checksum {}, {} frames, {} recomputed",
-                        f.path().display(),
-                        h.code,
-                        h.count,
-                        h.width,
-                        h.checksum,
-                        f.frames(),
-                        k.min(h.count)
-                    ),
-                    problems,
-                    lost_slot: None,
-                }
-            }
-        })
     }
 }

@@ -101,7 +101,7 @@ fn holds_a_run(path: &Path) -> Option<&'static str> {
     io::Read::read_exact(&mut f, &mut head).ok()?;
     if &head == super::MAGIC {
         Some("an octal store")
-    } else if &head == crate::window::file::MAGIC {
+    } else if &head == super::WINDOW_MAGIC {
         Some("a windowed run's checkpoint")
     } else {
         None

@@ -12,13 +12,15 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::kind::kind_of;
+pub use super::kind::Kind;
 use crate::code::Code;
 use crate::seq::{Seq, SeqMut, SeqRef};
 use crate::stats::{Checksum, Stats};
 use crate::store::{Checkpoint, Dec, Enc, Store, StoreError};
 
 /// The first 8 bytes of a sequence file.
-pub const MAGIC: &[u8; 8] = b"OCTSEQZ1";
+pub use super::kind::SEQ_MAGIC as MAGIC;
 const TRAILER_MAGIC: &[u8; 8] = b"OCTSEQZE";
 pub const VERSION: u32 = 1;
 /// Values per zstd frame.
@@ -124,13 +126,6 @@ pub struct SeqFile {
     last: std::sync::Mutex<Option<(usize, std::sync::Arc<Seq>)>>,
 }
 
-/// Which kind of file `path` is, from its first bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Store,
-    SeqFile,
-}
-
 /// `Some(kind)` if `path` is a file starting with a store's or a sequence
 /// file's magic, `None` if it is another file; errors if unreadable.
 pub fn detect(path: &Path) -> Result<Option<Kind>, StoreError> {
@@ -139,13 +134,7 @@ pub fn detect(path: &Path) -> Result<Option<Kind>, StoreError> {
     if file.read_exact_at(&mut magic, 0).is_err() {
         return Ok(None);
     }
-    Ok(if &magic == crate::store::MAGIC {
-        Some(Kind::Store)
-    } else if &magic == MAGIC {
-        Some(Kind::SeqFile)
-    } else {
-        None
-    })
+    Ok(kind_of(&magic))
 }
 
 fn seq_from_bytes(width: u8, bytes: &[u8]) -> Seq {
@@ -389,10 +378,9 @@ impl SeqFile {
         problems
     }
 
-    /// All values in memory (for recomputing with the reference engine).
+    /// All values in memory (for recomputing with the reference engine;
+    /// the caller checks that they fit).
     pub fn read_all(&self) -> Result<Seq, StoreError> {
-        crate::run::check_in_memory(self.count().max(1))
-            .map_err(|e| StoreError::damaged(&self.path, e.to_string()))?;
         let mut all = Seq::U16(Vec::new());
         if self.header.width == 4 {
             all = Seq::U32(Vec::new());

@@ -32,17 +32,13 @@ use crate::store::output::{self, PathLock};
 use crate::store::StoreError;
 
 /// The first 8 bytes of a windowed run's checkpoint.
-pub const MAGIC: &[u8; 8] = b"OCTALWN1";
+pub const MAGIC: &[u8; 8] = crate::store::WINDOW_MAGIC;
 pub const VERSION: u32 = 1;
 const HEAD: usize = 20;
 
 /// Whether `path` starts like a windowed run's checkpoint.
 pub fn detect(path: &Path) -> bool {
-    let mut head = [0u8; 8];
-    File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
-        && &head == MAGIC
+    crate::store::is_window(path)
 }
 
 /// A checkpoint file this process writes, locked against others.

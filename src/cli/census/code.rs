@@ -75,10 +75,10 @@ pub(super) fn run_code(
     };
     let path = store_path(dir, &e.code);
     let (mut store, _) = Store::open_or_create(&path, &job.code, to, DEFAULT_CHUNK_VALUES)?;
-    let every = Duration::from_secs_f64(octal::store::checkpoint::CHECKPOINT_SECONDS);
+    let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
     let started = Instant::now();
     let driven = with_cap(stop, cap, |own| {
-        drive(&mut store, &job, every, own, true, None)
+        run_with_bar(&mut store, &job, every, own, true, None)
     })?;
     let seconds = started.elapsed().as_secs_f64();
     // A store that holds more than `to` (a result made again) gives the

@@ -136,7 +136,7 @@ pub(super) fn checked_store(
     if store.code() != code {
         return Err(format!("a store of {}, not {code}", store.code()));
     }
-    let verdict = octal::store::checkpoint::verify_store(&store, 0, 0);
+    let verdict = octal::verify::verify_store(&store, 0, 0);
     if let Some(problem) = verdict.problems.into_iter().next() {
         return Err(problem);
     }

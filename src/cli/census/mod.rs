@@ -69,7 +69,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
     // One census at a time in a directory; what a killed one left goes.
     let _lock = prepare_dir(&dir, &entries)?;
-    let stop = octal::store::checkpoint::stop_on_signals().context("installing signal handlers")?;
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
     let bar = show.then(|| progress_bar(entries.len()));
     let probe = parse_to("probe", &args.probe)?.min(to);

@@ -1,5 +1,6 @@
-//! Recomputing heaps of a windowed run's checkpoint, by a method that
-//! shares no code with the sparse engine (only the reference engine's
+//! `octal verify` of a windowed run's checkpoint: its file checksum on
+//! reading, then heaps of its window recomputed from the kept values by
+//! a method that shares no code with the sparse engine (only the reference engine's
 //! list of options): every option the kept values give, into a bitset,
 //! then the least value no option reaches. The split pairs
 //! that are not kept join two common heaps (every rare position lies in
@@ -8,28 +9,79 @@
 //! for certain, and one of the heap's own class is G(n) only when every
 //! split pair is kept. Otherwise the heap is left undecided here.
 
+use std::path::Path;
+
+use super::sample::sample_heaps;
 use crate::code::Code;
 use crate::engine::reference::two_heap_options;
-use crate::engine::Mask;
+use crate::engine::{Mask, WindowState};
+use crate::store::StoreError;
+use crate::window::{checked_code, file, reach, KeptValues};
 
-/// The kept values of a windowed run: G(0..prefix) and G(lo..end).
-pub struct KeptValues<'a> {
-    pub prefix: &'a [u16],
-    pub lo: usize,
-    pub ring: &'a [u16],
+/// What `octal verify` finds in a windowed run's checkpoint.
+#[derive(Debug, Clone)]
+pub struct WindowVerdict {
+    /// One line: the run, and what was checked.
+    pub line: String,
+    /// Heaps recomputed whose value differs: (n, kept, recomputed).
+    pub wrong: Vec<(u64, u32, u32)>,
 }
 
-impl KeptValues<'_> {
-    /// G(n), if kept.
-    pub fn get(&self, n: usize) -> Option<u32> {
-        if n < self.prefix.len() {
-            Some(self.prefix[n] as u32)
-        } else if n >= self.lo {
-            self.ring.get(n - self.lo).map(|&v| v as u32)
-        } else {
-            None
+/// Checks a windowed run's checkpoint (its file checksum, on reading) and
+/// recomputes `k` heaps of its window (chosen by `seed`, plus the last)
+/// from the kept values by [`value_at`].
+pub fn verify_window(path: &Path, k: u64, seed: u64) -> Result<WindowVerdict, StoreError> {
+    let (meta, values) = file::read(path)?;
+    let code = checked_code(path, &meta, &values)?;
+    let [(a0, a1), (b0, _)] = meta.kept_ranges();
+    let (prefix, ring) = values.split_at((a1 - a0) as usize);
+    let kv = KeptValues {
+        prefix,
+        lo: b0 as usize,
+        ring,
+    };
+    let mask = meta.engine.as_ref().map(WindowState::mask);
+    // Heaps whose prefix pairs all have their partners kept (all of them
+    // before anything is dropped).
+    let from = match meta.prefix {
+        0 => 0,
+        p => b0 + p + reach(&code),
+    };
+    let mut picks = if meta.done > from {
+        // At most one pick a heap that can be picked.
+        let k = k.min(meta.done - from);
+        sample_heaps(seed, k, from, meta.done)
+    } else {
+        Vec::new()
+    };
+    picks.sort_unstable();
+    picks.dedup();
+    let mut wrong = Vec::new();
+    let mut undecided = 0;
+    for &n in &picks {
+        let have = kv.get(n as usize).expect("a kept heap");
+        match value_at(&code, mask, &kv, n as usize) {
+            Some(v) if v != have => wrong.push((n, have, v)),
+            Some(_) => {}
+            None => undecided += 1,
         }
     }
+    let line = format!(
+        "{}: windowed run of {}, {} values (window {}, prefix {}), checksum {}, file checksum ok, {} heaps of the window recomputed from the kept values{}",
+        path.display(),
+        meta.code,
+        meta.done,
+        meta.sizes.window,
+        meta.prefix.max(meta.sizes.prefix),
+        meta.stats.checksum.hex(),
+        picks.len() - undecided,
+        if undecided > 0 {
+            format!(" ({undecided} more not decidable from them)")
+        } else {
+            String::new()
+        }
+    );
+    Ok(WindowVerdict { line, wrong })
 }
 
 /// G(n) from the kept values alone, or None when they cannot decide it.
