@@ -55,14 +55,7 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
     } else {
         format!("the game {code}")
     };
-    let command = std::iter::once("octal".to_string())
-        .chain(
-            std::env::args()
-                .skip(1)
-                .map(|a| octal::slurm::shell_quote(&a)),
-        )
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = command_line();
     let (header, note) = octal::formats::bfile_header(&game, from, offset, index_shift, &command);
     let first = octal::formats::first_term(from, offset, index_shift).unwrap_or(0);
     if format == octal::formats::Format::BFile {
@@ -116,8 +109,33 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
         note_period(known, to - 1, p);
     }
     let mut out = writer();
-    // Up to what was computed, the values as they are; beyond, a
-    // chunk at a time off the period.
+    write_answers(&mut out, seq, known, period.as_ref(), from, to)?;
+    drop(out.finish().map_err(stdout_error)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// This command as typed, for the b-file's header.
+fn command_line() -> String {
+    std::iter::once("octal".to_string())
+        .chain(
+            std::env::args()
+                .skip(1)
+                .map(|a| octal::slurm::shell_quote(&a)),
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// G(from..to): up to what was computed (`seq[..known]`), the values as
+/// they are; beyond, a chunk at a time off the proven `period`.
+fn write_answers<W: std::io::Write>(
+    out: &mut octal::formats::ValueWriter<W>,
+    seq: &octal::seq::Seq,
+    known: u64,
+    period: Option<&octal::period::Period>,
+    from: u64,
+    to: u64,
+) -> Result<()> {
     let computed = to.min(known).max(from);
     if from < computed {
         out.write_seq(seq.view(from as usize, computed as usize))
@@ -129,12 +147,11 @@ pub fn values(args: ValuesArgs) -> Result<ExitCode> {
         let end = (n + (1 << 16)).min(to);
         chunk.clear();
         for i in n..end {
-            let v = seq.view(0, known as usize).answer(i, period.as_ref());
+            let v = seq.view(0, known as usize).answer(i, period);
             chunk.push(v.ok_or_else(|| anyhow::anyhow!("G({i}) is past the values computed"))?);
         }
         out.write(&chunk).map_err(stdout_error)?;
         n = end;
     }
-    drop(out.finish().map_err(stdout_error)?);
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
