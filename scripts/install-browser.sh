@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium, the headless browser tests/atlas.rs drives
+# Installs Debian's chromium, the headless browser tests/suite/atlas.rs drives
 # (`chromium --headless --dump-dom`, `--screenshot`), when it is missing.
 # Idempotent and quiet. It never fails: where chromium cannot be installed
 # (no apt, not root, no package source) it says so and exits 0, and the

@@ -7,7 +7,7 @@
 #   scripts/test-aarch64.sh -- FILTER    # extra arguments go to cargo test
 #   scripts/test-aarch64.sh --engine     # also the whole engine against the
 #                                        # reference on every path
-#                                        # (tests/isa_paths.rs; ~5 min more,
+#                                        # (tests/suite/isa_paths.rs; ~5 min more,
 #                                        # so not in the test suite)
 #
 # Needs what scripts/install-aarch64.sh installs (exit 2 without it). The
@@ -42,5 +42,5 @@ cargo test --release -p octal-kernels --target "$target" --lib --tests "$@"
 if [[ $engine == yes ]]; then
     # The crate's C dependency (zstd) is built with the cross compiler.
     export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
-    cargo test --release --target "$target" --test isa_paths
+    cargo test --release --target "$target" --test suite isa_paths
 fi

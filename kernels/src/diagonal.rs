@@ -143,12 +143,19 @@ fn pairs_hit_at<V: Value>(
     partners: &[V],
     cands: &[u32; HIT_CANDIDATES],
 ) -> u32 {
+    same_lengths(lo, partners);
+    platform::pairs_hit(level, lo, partners, cands)
+}
+
+/// The input check [`pairs_hit`] and its twin share: the two runs pair
+/// up element by element.
+#[inline]
+fn same_lengths<V: Value>(lo: &[V], partners: &[V]) {
     assert_eq!(
         lo.len(),
         partners.len(),
         "pairs_hit: runs of different lengths"
     );
-    platform::pairs_hit(level, lo, partners, cands)
 }
 
 /// Reference twin of [`pairs_hit`]: bit `j` set when some pair's XOR is
@@ -158,11 +165,7 @@ pub fn pairs_hit_reference<V: Value>(
     partners: &[V],
     cands: &[u32; HIT_CANDIDATES],
 ) -> u32 {
-    assert_eq!(
-        lo.len(),
-        partners.len(),
-        "pairs_hit: runs of different lengths"
-    );
+    same_lengths(lo, partners);
     let xors: Vec<u32> = lo
         .iter()
         .zip(partners)

@@ -38,15 +38,15 @@ impl PyPeriod {
     /// `p` in the lecture notes' notation (`notation`: text and LaTeX).
     pub fn of(p: &Period, proven: bool, notation: [Option<String>; 2]) -> PyPeriod {
         let [notation, notation_latex] = notation;
-        PyPeriod {
-            period: p.period,
-            preperiod: p.preperiod,
-            proven_at: p.proven_at,
-            bound: p.bound,
+        PyPeriod::new(
+            p.period,
+            p.preperiod,
+            p.proven_at,
+            p.bound,
             proven,
             notation,
             notation_latex,
-        }
+        )
     }
 }
 

@@ -85,28 +85,12 @@ mod tests {
 
     /// A census result for `code`, proven periodic.
     fn periodic(code: &str, period: u64, preperiod: u64) -> CodeResult {
-        CodeResult {
-            code: code.into(),
-            spellings: Vec::new(),
-            status: Status::Periodic {
-                period,
-                preperiod,
-                proven_at: 1000,
-            },
-            reach: 1000,
-            target: 1000,
-            max_value: 9,
-            rare_mask: None,
-            rare_positions: None,
-            last_rare_at: None,
-            rare_class: None,
-            rare_list: None,
-            rare_list_complete: None,
-            checksum: None,
-            period_notation: None,
-            at_powers_of_two: Vec::new(),
-            seconds: 0.0,
-        }
+        let status = Status::Periodic {
+            period,
+            preperiod,
+            proven_at: 1000,
+        };
+        CodeResult::bare(code, status, 1000, 9)
     }
 
     #[test]

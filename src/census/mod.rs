@@ -47,22 +47,10 @@ mod tests {
     #[test]
     fn kept_results_are_checked() {
         let result = CodeResult {
-            code: "0.6".into(),
             spellings: vec!["0.6".into(), "0.60".into()],
-            status: Status::Open,
-            reach: 4096,
-            target: 4096,
-            max_value: 126,
-            rare_mask: None,
-            rare_positions: None,
-            last_rare_at: None,
-            rare_class: None,
-            rare_list: None,
-            rare_list_complete: None,
-            checksum: None,
-            period_notation: None,
             at_powers_of_two: vec![0, 1],
             seconds: 0.125,
+            ..CodeResult::bare("0.6", Status::Open, 4096, 126)
         };
         let facts = ValuesFacts {
             code: "0.6".into(),

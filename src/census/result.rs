@@ -196,3 +196,29 @@ impl Kept {
         Ok(kept)
     }
 }
+
+#[cfg(test)]
+impl CodeResult {
+    /// A result with only the facts a test states; nothing sparse, no
+    /// checksum, no notation.
+    pub(crate) fn bare(code: &str, status: Status, reach: u64, max_value: u32) -> CodeResult {
+        CodeResult {
+            code: code.into(),
+            spellings: Vec::new(),
+            status,
+            reach,
+            target: reach,
+            max_value,
+            rare_mask: None,
+            rare_positions: None,
+            last_rare_at: None,
+            rare_class: None,
+            rare_list: None,
+            rare_list_complete: None,
+            checksum: None,
+            period_notation: None,
+            at_powers_of_two: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+}

@@ -83,13 +83,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             sizes,
             export,
             path,
-            super::window::How {
-                report,
-                keep_going,
-                notation: &notation,
-                store_opts: &store_opts,
-                grow_to: window.grow_to()?,
-            },
+            super::window::How::new(report, keep_going, &notation, &store_opts, &window)?,
         );
     }
     if !no_store {
@@ -138,13 +132,7 @@ pub fn resume(args: ResumeArgs) -> Result<ExitCode> {
             to,
             threads,
             window.sizes()?,
-            super::window::How {
-                report,
-                keep_going,
-                notation: &notation,
-                store_opts: &store_opts,
-                grow_to: window.grow_to()?,
-            },
+            super::window::How::new(report, keep_going, &notation, &store_opts, &window)?,
         );
     }
     if window.window.is_some() {

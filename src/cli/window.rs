@@ -93,6 +93,25 @@ pub struct How<'a> {
     pub grow_to: Option<u64>,
 }
 
+impl<'a> How<'a> {
+    /// What `run` and `resume` were told, for a windowed run.
+    pub fn new(
+        report: Report,
+        keep_going: bool,
+        notation: &'a NotationOpts,
+        store_opts: &'a StoreOpts,
+        window: &WindowOpts,
+    ) -> Result<Self> {
+        Ok(How {
+            report,
+            keep_going,
+            notation,
+            store_opts,
+            grow_to: window.grow_to()?,
+        })
+    }
+}
+
 /// `octal run CODE --to N --window W`: a new windowed run, or the one
 /// already checkpointed at the path (of the same code).
 pub fn run(

@@ -1,5 +1,5 @@
 //! Runs of the `octal` binary as child processes, shared by the tests that
-//! stop, signal and resume them (`tests/store.rs`, `tests/window.rs`).
+//! stop, signal and resume them (`tests/suite/store.rs`, `tests/suite/window.rs`).
 
 #![allow(dead_code)]
 
@@ -8,10 +8,7 @@ use std::process::{Child, Command};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// The `octal` binary of this build.
-pub fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+pub use super::octal;
 
 /// Sends `sig` (e.g. "-INT") to a child.
 pub fn signal(child: &Child, sig: &str) {

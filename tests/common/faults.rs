@@ -5,14 +5,11 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use octal::engine::Reference;
 
-/// The `octal` binary of this build.
-pub fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+pub use super::octal;
 
 pub fn run(args: &[&str]) -> Output {
     octal().args(args).output().expect("octal runs")

@@ -172,3 +172,29 @@ pub fn load(name: &str) -> Table {
     let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     parse(&p, &text).unwrap_or_else(|e| panic!("{e}"))
 }
+
+pub mod child;
+pub mod faults;
+pub mod shifted;
+pub mod skip;
+
+/// The `octal` binary of this build.
+pub fn octal() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_octal"))
+}
+
+/// The same, for assert_cmd's assertions.
+pub fn octal_assert() -> assert_cmd::Command {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_octal"))
+}
+
+/// Runs `octal ARGS` in a fresh temporary directory (so that a store it
+/// makes goes nowhere), for its output.
+pub fn run_in_temp(args: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    octal()
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .expect("the octal binary runs")
+}

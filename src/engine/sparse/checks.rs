@@ -204,7 +204,13 @@ mod tests {
     /// The values below G(n) that some split pair (a, n − 1 − a) of 0.6
     /// reaches, worked out pair by pair.
     fn split_reached(g: &[u32], n: usize) -> Vec<u32> {
-        let mut v: Vec<u32> = (1..n.saturating_sub(1))
+        reached_by(g, n, 1..n.saturating_sub(1))
+    }
+
+    /// The values below G(n) that the split pairs (a, n − 1 − a) of 0.6
+    /// for these a reach, sorted, each once.
+    fn reached_by(g: &[u32], n: usize, a: impl Iterator<Item = usize>) -> Vec<u32> {
+        let mut v: Vec<u32> = a
             .map(|a| g[a] ^ g[n - 1 - a])
             .filter(|&x| x < g[n])
             .collect();
@@ -280,13 +286,7 @@ mod tests {
     /// a ≤ (n − 1)/2 − 256.
     fn reached_after_first_round(g: &[u32], n: usize) -> Vec<u32> {
         let last = (n - 1) / 2 - 256;
-        let mut v: Vec<u32> = (1..=last)
-            .map(|a| g[a] ^ g[n - 1 - a])
-            .filter(|&x| x < g[n])
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        reached_by(g, n, 1..=last)
     }
 
     #[test]

@@ -16,12 +16,10 @@ use std::process::{Child, Output, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::{octal, wait_for};
 
-#[path = "common/faults.rs"]
-mod kit;
+use crate::common::faults as kit;
 use kit::*;
 
 /// G(from..to) of a store or sequence file, as `octal values` prints them.

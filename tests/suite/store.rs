@@ -14,8 +14,7 @@ use octal::stats::Checksum;
 use octal::store::Store;
 use octal::verify::SplitMix;
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::{octal, signal, wait_for};
 
 /// `octal ARGS`; runs and resumes go on past a proven period (the games

@@ -191,7 +191,7 @@ fn classic_games_match_reference() {
 }
 
 /// Every classic game to 10^5 (about a minute of CPU for the reference):
-/// `cargo test --release --test sparse_engine -- --ignored`.
+/// `cargo test --release --test suite sparse_engine -- --ignored`.
 #[test]
 #[ignore]
 fn classic_games_to_1e5() {

@@ -4,8 +4,7 @@
 //! Expected values come from the reference engine or the lecture notes'
 //! Kayles table, never from the code under test.
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 
 use std::process::Output;
 

@@ -3,7 +3,6 @@
 
 use std::ops::Range;
 
-use assert_cmd::Command;
 use octal::plot::{render, Format, Overlays, Period, PlotOptions};
 
 /// A decoded RGB picture.
@@ -241,9 +240,7 @@ fn log_x_renders() {
     assert!(img.count(part(&px, 0.5, 1.0), part(&py, 0.2, 1.0), dark) > 100);
 }
 
-fn octal() -> Command {
-    Command::cargo_bin("octal").unwrap()
-}
+use crate::common::octal_assert as octal;
 
 #[test]
 fn labels_font_and_point_sizes_are_the_options() {

@@ -25,8 +25,7 @@ use std::process::{Command, Output};
 
 use proptest::prelude::*;
 
-#[path = "common/faults.rs"]
-mod kit;
+use crate::common::faults as kit;
 use kit::*;
 
 // ---------------------------------------------------------------------

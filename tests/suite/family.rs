@@ -1,10 +1,6 @@
 //! `octal family`: members run, tables written, failures reported.
 
-use assert_cmd::Command;
-
-fn octal() -> Command {
-    Command::cargo_bin("octal").unwrap()
-}
+use crate::common::octal_assert as octal;
 
 #[test]
 fn cookie_cutter_family_writes_all_tables() {

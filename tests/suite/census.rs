@@ -3,17 +3,12 @@
 //! checked against sequences computed here, and a second run that reuses
 //! the results.
 
-use std::process::Command;
-
-#[path = "common/shifted.rs"]
-mod shifted;
+use crate::common::shifted;
 
 use octal::engine::Reference;
 use octal::period::Detector;
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+use crate::common::octal;
 
 fn census(dir: &std::path::Path) -> Vec<serde_json::Value> {
     let out = octal()

@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use assert_cmd::Command;
-
 use octal::code::Code;
 use octal::engine::{compute, Reference};
 use octal::games::cookie_cutter::{parse_table, Cutter, Solver};
@@ -355,9 +353,7 @@ fn directed_paths_are_0_6() {
     assert_eq!(rev.grundy(Variant::OddOdd), g[5]);
 }
 
-fn octal() -> Command {
-    Command::cargo_bin("octal").unwrap()
-}
+use crate::common::octal_assert as octal;
 
 fn last_line(out: &[u8]) -> String {
     String::from_utf8_lossy(out)
@@ -410,7 +406,7 @@ fn cli_cookie_cutter() {
 #[test]
 fn cli_strips_reach_the_engine_at_any_length() {
     // Any length goes to the engine. A periodic game (k odd: G(n) = n mod
-    // (k+1), Theorem 5.1.4, checked by tests/period.rs) answers from its
+    // (k+1), Theorem 5.1.4, checked by tests/suite/period.rs) answers from its
     // proven period at once: 2^47 mod 4 = 0, 2^47 + 1 mod 4 = 1.
     for (n, want) in [("2^47", "0"), ("140737488355329", "1")] {
         let out = octal()

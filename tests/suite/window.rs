@@ -14,8 +14,7 @@ use octal::verify::value_at;
 use octal::window::{Sizes, WindowEnding, Windowed};
 use octal::Code;
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::{octal, signal, wait_for};
 
 fn full(code: &Code, n: usize) -> Vec<u32> {

@@ -1,16 +1,9 @@
 //! What a researcher asks the command line: values far beyond a proven
 //! period, comparisons of two games, the notation of a period.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn octal(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-        .args(args)
-        .current_dir(dir.path())
-        .output()
-        .expect("the octal binary runs")
-}
+use crate::common::run_in_temp as octal;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).expect("UTF-8")

@@ -321,7 +321,7 @@ fn naive_bounds() -> Vec<(&'static str, Naive)> {
     ]
 }
 
-/// Run with `cargo test --release --test period -- --ignored --nocapture`
+/// Run with `cargo test --release --test suite period:: -- --ignored --nocapture`
 /// to list codes on which a naive bound declares a false period.
 #[test]
 #[ignore]

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-#[path = "common/faults.rs"]
-mod kit;
+use crate::common::faults as kit;
 use kit::*;
 
 /// `one_line_error` whose line says `needle`.

@@ -6,7 +6,7 @@
 //! seeds' tables (Kayles, Dawson's Chess); expected values from the
 //! reference engine.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -6,12 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use assert_cmd::Command;
 use octal::engine::Reference;
 
-fn octal() -> Command {
-    Command::cargo_bin("octal").unwrap()
-}
+use crate::common::octal_assert as octal;
 
 /// Runs `octal ARGS` and wants it to succeed; returns its stdout.
 fn ok(args: &[&str]) -> String {

@@ -1,7 +1,7 @@
 //! The seeds' nim-sequence tables (data/sequences/) against every engine,
 //! and the period claims in their headers against Theorem 1.11.1.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

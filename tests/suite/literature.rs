@@ -15,7 +15,7 @@ use octal::literature::{
     cell, headline, Claim, ClassClaim, Literature, Member, Outcome, Standing, Values,
 };
 
-const CENSUS: &str = include_str!("../data/census/digits-3-2^25/census.jsonl");
+const CENSUS: &str = include_str!("../../data/census/digits-3-2^25/census.jsonl");
 
 fn code(s: &str) -> Code {
     s.parse().unwrap()
@@ -86,9 +86,9 @@ fn embedded_tables_parse_and_every_entry_cites_a_source() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("sources.csv line 1"), "{err}");
-    let sources = include_str!("../data/literature/sources.csv");
-    let relations = include_str!("../data/literature/relations.csv");
-    let header = include_str!("../data/literature/status.csv")
+    let sources = include_str!("../../data/literature/sources.csv");
+    let relations = include_str!("../../data/literature/relations.csv");
+    let header = include_str!("../../data/literature/status.csv")
         .lines()
         .next()
         .unwrap();
@@ -322,7 +322,7 @@ fn czajkas_161_and_36_first_differ_at_519() {
 fn czajkas_trivial_values_match_the_reference_engine() {
     // Czajka's trivial-games table gives each game's values as
     // prefix(period), one character per value (0-9, then A = 10, …).
-    let text = include_str!("../data/literature/status.csv");
+    let text = include_str!("../../data/literature/status.csv");
     let mut checked = 0;
     for line in text.lines().filter(|l| l.contains(",czajka-trivial,")) {
         let f: Vec<&str> = line.split(',').collect();

@@ -6,18 +6,15 @@
 //! hand-worked cases.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use octal::engine::Reference;
 use serde_json::Value;
 
-#[path = "common/shifted.rs"]
-mod shifted;
+use crate::common::shifted;
 
-fn octal() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-}
+use crate::common::octal;
 
 fn ok(out: Output) -> String {
     assert!(

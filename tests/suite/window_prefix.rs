@@ -12,8 +12,7 @@ use octal::stats::Stats;
 use octal::window::{Sizes, WindowEnding, Windowed};
 use octal::Code;
 
-#[path = "common/child.rs"]
-mod child;
+use crate::common::child;
 use child::octal;
 
 /// Heaps computed: past the first heap that needs a longer prefix than

@@ -8,8 +8,8 @@
 //! installed the browser tests print a line saying so and pass
 //! (scripts/install-browser.sh installs it).
 //!
-//! `OCTAL_ATLAS_SCREENSHOTS=1 cargo test --release --test atlas
-//! screenshots` remakes docs/atlas/index.png and class.png from the
+//! `OCTAL_ATLAS_SCREENSHOTS=1 cargo test --release --test suite
+//! atlas::screenshots` remakes docs/atlas/index.png and class.png from the
 //! committed three-digit census.
 
 use std::collections::BTreeMap;
@@ -23,8 +23,7 @@ use octal::Code;
 
 const TO: usize = 1 << 12;
 
-#[path = "common/faults.rs"]
-mod kit;
+use crate::common::faults as kit;
 use kit::{one_line_error, reference, run};
 
 /// What a run printed and how it ended, for a failed assertion.

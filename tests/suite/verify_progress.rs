@@ -4,21 +4,20 @@
 
 use std::process::Command;
 
-fn octal() -> &'static str {
-    env!("CARGO_BIN_EXE_octal")
-}
+/// The binary's path, for the shell command `script` runs.
+const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
 
 #[test]
 fn recompute_shows_progress_on_a_terminal_only() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("s.octal");
-    let made = Command::new(octal())
+    let made = Command::new(OCTAL)
         .args(["run", "0.6", "--to", "60000", "--quiet", "--store"])
         .arg(&store)
         .output()
         .unwrap();
     assert!(made.status.success(), "{made:?}");
-    let verify = format!("{} verify {} --recompute 60000", octal(), store.display());
+    let verify = format!("{} verify {} --recompute 60000", OCTAL, store.display());
     let tty = match Command::new("script")
         .args(["-qec", &verify, "/dev/null"])
         .output()
@@ -38,7 +37,7 @@ fn recompute_shows_progress_on_a_terminal_only() {
     assert!(shown.contains("ETA"), "{shown}");
     assert!(shown.contains("ok "), "{shown}");
     // Without a terminal: the verdict only.
-    let plain = Command::new(octal())
+    let plain = Command::new(OCTAL)
         .args(["verify", "--recompute", "60000"])
         .arg(&store)
         .output()

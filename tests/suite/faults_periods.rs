@@ -17,8 +17,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-#[path = "common/faults.rs"]
-mod kit;
+use crate::common::faults as kit;
 use kit::*;
 
 /// Runs `octal` in `dir` with the words of `line` as its arguments.

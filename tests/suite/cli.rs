@@ -2,20 +2,11 @@
 //! the seed tables and an independent checksum, and every kind of bad
 //! input refused with exit code 2 and a one-line message.
 
-mod common;
+use crate::common;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-/// Runs octal in a fresh directory, so the default store (`runs/`) of one
-/// call neither leaks into the repository nor meets another test's.
-fn octal(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-        .args(args)
-        .current_dir(dir.path())
-        .output()
-        .expect("the octal binary runs")
-}
+use crate::common::run_in_temp as octal;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
