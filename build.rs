@@ -15,14 +15,21 @@ fn main() {
     println!("cargo:rustc-env=OCTAL_COMMIT={commit}");
     // Rebuilt when HEAD moves (a commit, a checkout); inside a worktree
     // git names the right files.
+    // Only files that exist: cargo reruns this script on every build while
+    // a watched path is missing (a fresh clone has no packed-refs file).
+    let watch = |p: String| {
+        if std::path::Path::new(&p).exists() {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    };
     for name in ["HEAD", "packed-refs"] {
         if let Some(p) = git(&["rev-parse", "--git-path", name]) {
-            println!("cargo:rerun-if-changed={p}");
+            watch(p);
         }
     }
     if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
         if let Some(p) = git(&["rev-parse", "--git-path", &r]) {
-            println!("cargo:rerun-if-changed={p}");
+            watch(p);
         }
     }
     println!("cargo:rerun-if-changed=build.rs");
