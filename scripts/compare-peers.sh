@@ -114,6 +114,11 @@ games=(
     "0.6 10000000 rc rcs rc2 rc2s"
     "0.16 100000000 rc rcs rc2 rc2s"
     "0.333337 1000000 naive"
+    # Games without sparse space (issue 42): the two-digit .04 and .06 and
+    # the 14-digit Cookie Cutter strip 0.33333333333337 (values reach 1,596).
+    "0.04 524288 naive rc2"
+    "0.06 524288 naive rc2"
+    "0.33333333333337 200000 naive rc2"
 )
 
 flags=$(grep -m1 -oE '^(flags|Features)\s*:.*' /proc/cpuinfo | tr ' ' '\n' |

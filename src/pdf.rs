@@ -4,22 +4,25 @@
 //! plotters draws PNG and SVG only. This backend turns its lines, rectangles,
 //! circles, polygons and text into PDF path and text operators (through
 //! `pdf-writer`, which writes the file's objects and cross-references). One
-//! backend unit is one PDF point (1/72 inch). Text is set in Helvetica, and
-//! the mathematical signs and Greek letters Helvetica lacks (`≤`, `≥`, `−`,
-//! `≠`, `∞`, `π`, …) in Symbol: both are among the 14 standard fonts every
-//! PDF reader has, so nothing is embedded and `≤` prints as `≤`. A
-//! character neither has is shown as `?`. The anchor is placed with the
-//! metrics of the DejaVu font the other formats draw with.
-//! Colours with an alpha below 1 get a graphics state of that opacity.
+//! backend unit is one PDF point (1/72 inch). Text is set in DejaVu Sans,
+//! the font the other formats draw with, **embedded**: a subset of the
+//! glyphs the page uses (the `subsetter` crate), as a CID font with a
+//! ToUnicode map, so that `≤`, `−` and Greek print as drawn, text can be
+//! copied out, and journals that ask for every font embedded take the file.
+//! A character the font lacks is shown as `?`. Colours with an alpha below
+//! 1 get a graphics state of that opacity.
 
 use std::collections::BTreeMap;
 
-use pdf_writer::{Content, Name, Pdf, Rect, Ref, Str};
+use ab_glyph::{Font as _, FontRef, GlyphId};
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::{Content, Filter, Name, Pdf, Rect, Ref, Str};
 use plotters::backend::DrawingBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
+use subsetter::GlyphRemapper;
 
 /// Bézier handle length for a quarter circle, as a fraction of the radius.
 const KAPPA: f32 = 0.552_284_8;
@@ -32,6 +35,8 @@ pub struct PdfBackend<'a> {
     content: Content,
     /// Opacities in use (in thousandths), each with its graphics state.
     alphas: BTreeMap<u32, usize>,
+    /// The glyphs the text uses, numbered as in the embedded subset.
+    glyphs: Glyphs,
 }
 
 /// Drawing into a PDF never fails; the error type is never made.
@@ -49,21 +54,21 @@ impl<'a> PdfBackend<'a> {
             size: (width, height),
             content: Content::new(),
             alphas: BTreeMap::new(),
+            glyphs: Glyphs::new(),
         }
     }
 
     /// The PDF file: catalog, one page, its font and opacity states, and
     /// the drawing.
     fn file(&mut self) -> Vec<u8> {
-        let (catalog, pages, page, font, content, symbol) = (
+        let (catalog, pages, page, font, content) = (
             Ref::new(1),
             Ref::new(2),
             Ref::new(3),
             Ref::new(4),
             Ref::new(5),
-            Ref::new(6),
         );
-        let state = |i: usize| Ref::new(7 + i as i32);
+        let state = |i: usize| Ref::new(10 + i as i32);
         let mut pdf = Pdf::new();
         pdf.catalog(catalog).pages(pages);
         pdf.pages(pages).kids([page]).count(1);
@@ -74,9 +79,9 @@ impl<'a> PdfBackend<'a> {
             p.parent(pages);
             p.contents(content);
             let mut res = p.resources();
-            res.fonts()
-                .pair(Name(TEXT), font)
-                .pair(Name(SYMBOL), symbol);
+            if !self.glyphs.is_empty() {
+                res.fonts().pair(Name(TEXT), font);
+            }
             if !self.alphas.is_empty() {
                 let mut states = res.ext_g_states();
                 for &i in self.alphas.values() {
@@ -84,11 +89,9 @@ impl<'a> PdfBackend<'a> {
                 }
             }
         }
-        pdf.type1_font(font)
-            .base_font(Name(b"Helvetica"))
-            .encoding_predefined(Name(b"WinAnsiEncoding"));
-        // Symbol's own encoding: no /Encoding entry.
-        pdf.type1_font(symbol).base_font(Name(b"Symbol"));
+        if !self.glyphs.is_empty() {
+            self.glyphs.write(&mut pdf, font);
+        }
         for (&milli, &i) in &self.alphas {
             let a = milli as f32 / 1000.0;
             pdf.ext_graphics(state(i))
@@ -170,76 +173,141 @@ fn state_name(i: usize) -> String {
     format!("GS{i}")
 }
 
-/// The resource names of the two fonts: Helvetica and Symbol.
+/// The resource name of the text's font.
 const TEXT: &[u8] = b"F1";
-const SYMBOL: &[u8] = b"F2";
+/// The embedded subset's name: a six-letter tag, as PDF asks of subsets.
+const FONT_NAME: &[u8] = b"OCTALF+DejaVuSans";
 
-/// `c` in WinAnsiEncoding (Helvetica's), if it has it.
-fn win_ansi(c: char) -> Option<u8> {
-    Some(match c {
-        ' '..='~' | '\u{a0}'..='\u{ff}' => c as u32 as u8,
-        '€' => 0x80,
-        '…' => 0x85,
-        '‘' => 0x91,
-        '’' => 0x92,
-        '“' => 0x93,
-        '”' => 0x94,
-        '•' => 0x95,
-        '–' => 0x96,
-        '—' => 0x97,
-        _ => return None,
-    })
+/// The glyphs of DejaVu Sans a page's text uses, renumbered for the subset
+/// embedded in it, with the characters they show.
+struct Glyphs {
+    font: FontRef<'static>,
+    remapper: GlyphRemapper,
+    /// By new glyph id: the character it shows.
+    chars: BTreeMap<u16, char>,
 }
 
-/// `c` in the Symbol font's built-in encoding, for what WinAnsi lacks.
-fn symbol(c: char) -> Option<u8> {
-    const GREEK: &str = "ΑΒΧΔΕΦΓΗΙ ΚΛΜΝΟΠΘΡΣΤΥ ΩΞΨΖ";
-    const GREEK_SMALL: &str = "αβχδεφγηι κλμνοπθρστυ ωξψζ";
-    if let Some(i) = GREEK.chars().position(|g| g == c && g != ' ') {
-        return Some(b'A' + i as u8);
-    }
-    if let Some(i) = GREEK_SMALL.chars().position(|g| g == c && g != ' ') {
-        return Some(b'a' + i as u8);
-    }
-    Some(match c {
-        '−' => 0x2d,
-        '≤' => 0xa3,
-        '∞' => 0xa5,
-        '←' => 0xac,
-        '→' => 0xae,
-        '≥' => 0xb3,
-        '∝' => 0xb5,
-        '∂' => 0xb6,
-        '≠' => 0xb9,
-        '≡' => 0xba,
-        '≈' => 0xbb,
-        '∈' => 0xce,
-        '∉' => 0xcf,
-        '∇' => 0xd1,
-        '∏' => 0xd5,
-        '√' => 0xd6,
-        '⋅' => 0xd7,
-        '∑' => 0xe5,
-        _ => return None,
-    })
-}
-
-/// `text` as runs of (font, bytes): Helvetica where WinAnsi has the
-/// character, Symbol where it has it, `?` in Helvetica otherwise.
-fn runs(text: &str) -> Vec<(&'static [u8], Vec<u8>)> {
-    let mut out: Vec<(&'static [u8], Vec<u8>)> = Vec::new();
-    for c in text.chars() {
-        let (font, byte) = match (win_ansi(c), symbol(c)) {
-            (Some(b), _) => (TEXT, b),
-            (None, Some(b)) => (SYMBOL, b),
-            (None, None) => (TEXT, b'?'),
-        };
-        match out.last_mut() {
-            Some((f, bytes)) if *f == font => bytes.push(byte),
-            _ => out.push((font, vec![byte])),
+impl Glyphs {
+    fn new() -> Self {
+        let font =
+            FontRef::try_from_slice(dejavu::sans::regular()).expect("the DejaVu Sans font parses");
+        Glyphs {
+            font,
+            remapper: GlyphRemapper::new(),
+            chars: BTreeMap::new(),
         }
     }
-    out
+
+    fn is_empty(&self) -> bool {
+        self.chars.is_empty()
+    }
+
+    /// `text` as the subset's glyph ids, two bytes each (Identity-H); a
+    /// character the font lacks as `?`.
+    fn encode(&mut self, text: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(2 * text.len());
+        for c in text.chars() {
+            let (c, GlyphId(old)) = match self.font.glyph_id(c) {
+                GlyphId(0) => ('?', self.font.glyph_id('?')),
+                g => (c, g),
+            };
+            let new = self.remapper.remap(old);
+            self.chars.entry(new).or_insert(c);
+            out.extend_from_slice(&new.to_be_bytes());
+        }
+        out
+    }
+
+    /// A length in the font's units as thousandths of an em.
+    fn per_mille(&self, units: f32) -> f32 {
+        units * 1000.0 / self.font.units_per_em().unwrap_or(1000.0)
+    }
+
+    /// The union of the used glyphs' outlines, in thousandths of an em.
+    fn bbox(&self) -> Rect {
+        let mut b = Rect::new(0.0, 0.0, 0.0, 0.0);
+        for old in self.remapper.remapped_gids() {
+            if let Some(o) = self.font.outline(GlyphId(old)) {
+                b.x1 = b.x1.min(self.per_mille(o.bounds.min.x));
+                b.y1 = b.y1.min(self.per_mille(o.bounds.min.y));
+                b.x2 = b.x2.max(self.per_mille(o.bounds.max.x));
+                b.y2 = b.y2.max(self.per_mille(o.bounds.max.y));
+            }
+        }
+        b
+    }
+
+    /// The font objects: the Type 0 font at `font`, its CID font, its
+    /// descriptor, the subset and the ToUnicode map.
+    fn write(&self, pdf: &mut Pdf, font: Ref) {
+        let (cid, descriptor, file, cmap) = (
+            Ref::new(font.get() + 1000),
+            Ref::new(font.get() + 1001),
+            Ref::new(font.get() + 1002),
+            Ref::new(font.get() + 1003),
+        );
+        let info = SystemInfo {
+            registry: Str(b"Adobe"),
+            ordering: Str(b"Identity"),
+            supplement: 0,
+        };
+        pdf.type0_font(font)
+            .base_font(Name(FONT_NAME))
+            .encoding_predefined(Name(b"Identity-H"))
+            .descendant_font(cid)
+            .to_unicode(cmap);
+        let widths: Vec<f32> = self
+            .remapper
+            .remapped_gids()
+            .map(|old| self.per_mille(self.font.h_advance_unscaled(GlyphId(old))))
+            .collect();
+        let mut c = pdf.cid_font(cid);
+        c.subtype(CidFontType::Type2)
+            .base_font(Name(FONT_NAME))
+            .system_info(info)
+            .font_descriptor(descriptor)
+            .default_width(0.0)
+            .cid_to_gid_map_predefined(Name(b"Identity"));
+        c.widths().consecutive(0, widths);
+        drop(c);
+        let (ascent, descent) = (
+            self.per_mille(self.font.ascent_unscaled()),
+            self.per_mille(self.font.descent_unscaled()),
+        );
+        let cap_height = self
+            .font
+            .outline(self.font.glyph_id('H'))
+            .map_or(ascent, |o| self.per_mille(o.bounds.max.y));
+        pdf.font_descriptor(descriptor)
+            .name(Name(FONT_NAME))
+            .flags(FontFlags::NON_SYMBOLIC)
+            .bbox(self.bbox())
+            .italic_angle(0.0)
+            .ascent(ascent)
+            .descent(descent)
+            .cap_height(cap_height)
+            .stem_v(80.0)
+            .font_file2(file);
+        let subset = subsetter::subset(dejavu::sans::regular(), 0, &self.remapper)
+            .expect("DejaVu Sans can be subset");
+        let packed = deflate(&subset);
+        pdf.stream(file, &packed)
+            .filter(Filter::FlateDecode)
+            .pair(Name(b"Length1"), subset.len() as i32);
+        let mut unicode = UnicodeCmap::new(Name(b"OCTAL-UCS"), info);
+        for (&gid, &ch) in &self.chars {
+            unicode.pair(gid, ch);
+        }
+        pdf.cmap(cmap, &unicode.finish());
+    }
+}
+
+/// `bytes` compressed for a FlateDecode stream.
+fn deflate(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(bytes).expect("writing to memory");
+    z.finish().expect("writing to memory")
 }
 
 impl Drop for PdfBackend<'_> {
@@ -372,13 +440,14 @@ impl DrawingBackend for PdfBackend<'_> {
             HPos::Center => -w / 2.0,
             HPos::Right => -w,
         };
-        // Baseline below the box's top: Helvetica's ascent, about 0.72 em.
+        // Baseline below the box's top by the font's ascent.
         let size = style.size() as f32;
+        let ascent = self.glyphs.per_mille(self.glyphs.font.ascent_unscaled()) / 1000.0;
         let dy = match style.anchor().v_pos {
             VPos::Top => 0.0,
             VPos::Center => -h / 2.0,
             VPos::Bottom => -h,
-        } + 0.72 * size;
+        } + ascent * size;
         // Rotations turn the offset and the text about the anchor.
         let (cos, sin) = match style.transform() {
             FontTransform::None => (1.0, 0.0),
@@ -389,12 +458,10 @@ impl DrawingBackend for PdfBackend<'_> {
         // (dx, dy) in plotters' frame (y down), turned, then flipped.
         let (ox, oy) = (dx * cos - dy * sin, dx * sin + dy * cos);
         let (x, y) = (pos.0 as f32 + ox, self.y(pos.1) - oy);
+        let shown = self.glyphs.encode(text);
         self.with_color(color, true, |c| {
             c.begin_text().set_text_matrix([cos, -sin, sin, cos, x, y]);
-            // Each show moves the pen on: the runs follow each other.
-            for (font, bytes) in runs(text) {
-                c.set_font(Name(font), size).show(Str(&bytes));
-            }
+            c.set_font(Name(TEXT), size).show(Str(&shown));
             c.end_text();
         });
         Ok(())
@@ -408,6 +475,35 @@ mod tests {
 
     fn text(bytes: &[u8]) -> String {
         String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    /// A page of 200 × 100 points with `words` on it, as a PDF file.
+    fn page_with(words: &str) -> Vec<u8> {
+        let mut pdf = Vec::new();
+        let mut b = PdfBackend::new(&mut pdf, 200, 100);
+        let font = (crate::font::font(), 12).into_font();
+        b.draw_text(words, &font.color(&BLACK), (10, 50)).unwrap();
+        drop(b);
+        pdf
+    }
+
+    /// The embedded font file, inflated.
+    fn embedded_font(pdf: &[u8]) -> Vec<u8> {
+        let find = |from: usize, what: &[u8]| {
+            from + pdf[from..]
+                .windows(what.len())
+                .position(|w| w == what)
+                .unwrap_or_else(|| panic!("{} in the file", text(what)))
+        };
+        let at = find(0, b"/Length1");
+        let start = find(at, b"stream\n") + b"stream\n".len();
+        let end = find(start, b"\nendstream");
+        let mut out = Vec::new();
+        use std::io::Read;
+        flate2::read::ZlibDecoder::new(&pdf[start..end])
+            .read_to_end(&mut out)
+            .unwrap();
+        out
     }
 
     #[test]
@@ -426,13 +522,17 @@ mod tests {
         assert!(s.starts_with("%PDF-"), "{}", &s[..20]);
         assert!(s.trim_end().ends_with("%%EOF"));
         assert!(s.contains("/MediaBox [0 0 432 216]"), "{s}");
-        assert!(s.contains("/BaseFont /Helvetica"));
+        // The one font is embedded, none is left to the reader's.
+        assert!(s.contains("/Subtype /Type0"), "{s}");
+        assert!(s.contains("/BaseFont /OCTALF+DejaVuSans"), "{s}");
+        assert!(s.contains("/FontFile2"), "{s}");
+        assert!(!s.contains("/Helvetica") && !s.contains("/Symbol"));
         // The 25% green fill has its graphics state.
         assert!(s.contains("/ca 0.25"), "{s}");
     }
 
     #[test]
-    fn y_is_flipped_and_text_is_win_ansi() {
+    fn y_is_flipped() {
         let mut out = Vec::new();
         let mut b = PdfBackend::new(&mut out, 100, 50);
         b.draw_line((0, 0), (100, 0), &BLACK).unwrap();
@@ -440,15 +540,47 @@ mod tests {
         // plotters' top edge (y = 0) is PDF's y = 50.
         assert!(content.contains("0 50 m"), "{content}");
         assert!(content.contains("100 50 l"), "{content}");
-        let runs = runs("a−b·c✓ 0 ≤ n π");
-        let want: Vec<(&[u8], Vec<u8>)> = vec![
-            (TEXT, b"a".to_vec()),
-            (SYMBOL, b"-".to_vec()),
-            (TEXT, b"b\xb7c? 0 ".to_vec()),
-            (SYMBOL, b"\xa3".to_vec()),
-            (TEXT, b" n ".to_vec()),
-            (SYMBOL, b"p".to_vec()),
-        ];
-        assert_eq!(runs, want);
+    }
+
+    #[test]
+    fn text_is_glyphs_of_the_subset_and_unknown_characters_are_question_marks() {
+        let mut g = Glyphs::new();
+        // .notdef is glyph 0 of every subset; then glyphs in order of use.
+        assert_eq!(g.encode("a≤a"), [0, 1, 0, 2, 0, 1]);
+        // DejaVu Sans has no CJK: 漢 is shown as ?, one glyph for both.
+        assert_eq!(g.encode("漢?"), [0, 3, 0, 3]);
+        assert_eq!(g.chars.get(&3), Some(&'?'));
+        assert_eq!(g.chars.get(&2), Some(&'≤'));
+    }
+
+    #[test]
+    fn the_embedded_subset_holds_the_glyphs_the_text_shows() {
+        let words = "0 ≤ n − π";
+        let pdf = page_with(words);
+        let s = text(&pdf);
+        // Text can be copied out: each glyph maps back to its character.
+        for hex in ["<2264>", "<2212>", "<03C0>"] {
+            assert!(s.contains(hex), "{hex} in the ToUnicode map: {s}");
+        }
+        let subset = embedded_font(&pdf);
+        let original = FontRef::try_from_slice(dejavu::sans::regular()).unwrap();
+        let font = FontRef::try_from_slice(&subset).expect("the subset is a font");
+        // .notdef and the six distinct characters: 0, space, ≤, n, −, π.
+        assert_eq!(font.glyph_count(), 7);
+        assert!(subset.len() < dejavu::sans::regular().len() / 20);
+        // Each glyph of the subset is the original's, outline for outline.
+        let mut g = Glyphs::new();
+        let shown = g.encode(words);
+        for (c, new) in words.chars().zip(shown.chunks(2)) {
+            let new = GlyphId(u16::from_be_bytes([new[0], new[1]]));
+            let old = original.glyph_id(c);
+            assert_eq!(
+                font.h_advance_unscaled(new),
+                original.h_advance_unscaled(old)
+            );
+            let bounds = |f: &FontRef, id| f.outline(id).map(|o| o.bounds);
+            assert_eq!(bounds(&font, new), bounds(&original, old), "{c}");
+            assert_eq!(bounds(&font, new).is_some(), c != ' ', "{c}");
+        }
     }
 }

@@ -175,6 +175,7 @@ pub fn load(name: &str) -> Table {
 
 pub mod child;
 pub mod faults;
+pub mod pdf;
 pub mod shifted;
 pub mod skip;
 
