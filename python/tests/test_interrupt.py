@@ -14,7 +14,11 @@ import octal
 
 SCRIPT = textwrap.dedent(
     """
-    import sys, time, octal
+    import signal, sys, time, octal
+    # A shell without job control starts background jobs with SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler:
+    # take Ctrl-C as an interactive session does, wherever the suite runs.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     what = sys.argv[1]
     if what == "period":
         import numpy as np
