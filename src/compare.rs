@@ -7,6 +7,7 @@
 //! periodic, their values are known for every heap, and a finite check
 //! proves equality for all n (see [`Comparison::check_to`]).
 
+use crate::code::Code;
 use crate::period::Period;
 
 /// One side of a comparison: values `g[0..]` and, when proven, its period.
@@ -50,6 +51,52 @@ pub enum Outcome {
     EqualForever { checked_to: u64 },
 }
 
+impl Outcome {
+    /// The verdict as `octal compare --shift K --json` prints it.
+    pub fn to_json(&self, shift: i64) -> serde_json::Value {
+        match *self {
+            Outcome::Differ { at, a, b } => serde_json::json!({
+                "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
+            Outcome::EqualTo { to } => serde_json::json!({
+                "verdict": "equal_to", "to": to, "shift": shift}),
+            Outcome::EqualForever { checked_to } => serde_json::json!({
+                "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
+        }
+    }
+
+    /// The verdict in words, between the sequences named `na` and `nb`.
+    pub fn words(&self, na: &str, nb: &str, shift: i64) -> String {
+        let equation = shifted_equation(na, nb, shift);
+        match *self {
+            Outcome::Differ { at, a: x, b: y } => format!(
+                "differ first at n = {at}: G_{na}({at}) = {x}, G_{nb}({}) = {y}",
+                at as i64 + shift
+            ),
+            Outcome::EqualTo { to } => format!(
+                "{equation} for every n below {} (equal to {to}; not proven beyond)",
+                to.saturating_sub(shift.min(0).unsigned_abs())
+            ),
+            Outcome::EqualForever { checked_to } => format!(
+                "{equation} for every n: both are proven periodic and agree up to {checked_to}"
+            ),
+        }
+    }
+}
+
+/// `G_a(n) = G_b(n+k)` for G_a(n) = G_b(n + shift), written with the
+/// shift on the side that makes it non-negative (`G_b(n) = G_a(n+k)`
+/// for a negative one), as a census row and `octal compare` state it.
+pub fn shifted_equation(a: &str, b: &str, shift: i64) -> String {
+    match shift {
+        0 => format!("G_{a}(n) = G_{b}(n)"),
+        k if k > 0 => format!("G_{a}(n) = G_{b}(n+{k})"),
+        k => format!("G_{b}(n) = G_{a}(n+{})", k.unsigned_abs()),
+    }
+}
+
+/// Values a code is computed to for a comparison without a bound.
+pub const DEFAULT_TO: u64 = 1_000_000;
+
 /// A comparison of G_A(n) with G_B(n + shift), for n ≥ 0 with n + shift ≥ 0.
 #[derive(Debug, Clone, Copy)]
 pub struct Comparison<'a> {
@@ -85,6 +132,16 @@ impl Comparison<'_> {
         u64::try_from(end).ok()
     }
 
+    /// Whether `o`, found by this comparison, holds: an agreement on at
+    /// least one heap.
+    pub fn holds(&self, o: &Outcome) -> bool {
+        match o {
+            Outcome::Differ { .. } => false,
+            Outcome::EqualTo { to } => *to > self.start(),
+            Outcome::EqualForever { .. } => true,
+        }
+    }
+
     /// Compares up to `to` (or up to what is known, or, when both are
     /// periodic and `to` is `None`, as far as a proof of equality needs).
     pub fn run(&self, to: Option<u64>) -> Outcome {
@@ -111,6 +168,24 @@ impl Comparison<'_> {
             _ => Outcome::EqualTo { to: end },
         }
     }
+}
+
+/// The largest shift `--shift auto` tries, either way, between games of
+/// these codes: the most digits after the point either has (at least 1).
+///
+/// Why that far: a shift K relating two octal games comes from heaps too
+/// small for the moves that make the difference, and a code with D digits
+/// has no move taking more than D tokens, so the heaps whose values a
+/// shift displaces are at most D tokens apart. Every shift between two
+/// games of the three-digit census is at most 2 (`.137` is `.4` shifted
+/// by 2). Shifts beyond D are not searched; the output names the range.
+pub fn auto_shifts(codes: &[Code]) -> i64 {
+    codes
+        .iter()
+        .map(|c| c.digits().len().saturating_sub(1) as i64)
+        .max()
+        .unwrap_or(0)
+        .max(1)
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! shape; this module does the work: the computing functions, stores and
 //! files, and the module's table. Every call into the octal library goes
 //! through [`bridge`], except the typed summary and periods ([`summary`],
-//! [`period`]). Long work runs on a worker thread without the GIL while
+//! [`period`]), comparisons and census rows ([`reach`]) and windowed runs
+//! ([`window`]). Long work runs on a worker thread without the GIL while
 //! the calling thread watches for Ctrl-C ([`supervise`]); library errors
 //! become `ValueError`, `OSError` or `MemoryError`, and a panic becomes a
 //! `RuntimeError`, never a crash.
@@ -12,8 +13,10 @@
 mod bridge;
 mod code;
 mod period;
+mod reach;
 mod summary;
 mod supervise;
+mod window;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -113,7 +116,7 @@ fn values<'py>(
 /// (None: every core) and `mask` (as `octal run --mask` takes it).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct EngineArgs {
+pub(crate) struct EngineArgs {
     engine: String,
     threads: Option<usize>,
     mask: String,
@@ -121,7 +124,7 @@ struct EngineArgs {
 
 impl EngineArgs {
     /// How to compute `to` values of `code` with these options.
-    fn job(&self, py: Python<'_>, code: Code, to: u64) -> PyResult<octal::run::Job> {
+    pub(crate) fn job(&self, py: Python<'_>, code: Code, to: u64) -> PyResult<octal::run::Job> {
         bridge::job_with_mask(code, to, &self.engine, self.threads, &self.mask).or_raise(py)
     }
 }
@@ -611,5 +614,11 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_paths, m)?)?;
     m.add_function(wrap_pyfunction!(is_odd_odd, m)?)?;
     m.add_function(wrap_pyfunction!(digraph_value, m)?)?;
+    m.add_class::<reach::PyComparison>()?;
+    m.add_function(wrap_pyfunction!(reach::compare, m)?)?;
+    m.add_function(wrap_pyfunction!(reach::census, m)?)?;
+    m.add_function(wrap_pyfunction!(reach::equiv, m)?)?;
+    m.add_function(wrap_pyfunction!(window::run_window, m)?)?;
+    m.add_function(wrap_pyfunction!(window::resume_window, m)?)?;
     Ok(())
 }

@@ -50,16 +50,8 @@ pub struct Relation {
     pub outcome: Outcome,
 }
 
-/// `G_a(n) = G_b(n+k)` for G_a(n) = G_b(n + shift), written with the
-/// shift on the side that makes it non-negative (`G_b(n) = G_a(n+k)`
-/// for a negative one), as a census row and `octal compare` state it.
-pub fn shifted_equation(a: &str, b: &str, shift: i64) -> String {
-    match shift {
-        0 => format!("G_{a}(n) = G_{b}(n)"),
-        k if k > 0 => format!("G_{a}(n) = G_{b}(n+{k})"),
-        k => format!("G_{b}(n) = G_{a}(n+{})", k.unsigned_abs()),
-    }
-}
+/// Written as `octal compare` writes it (census rows state shifts alike).
+pub use crate::compare::shifted_equation;
 
 /// The shift of every code against its class' first code, composed along
 /// `links`: G_i(n) = G_first(n + shift[i]).

@@ -15,6 +15,7 @@
 pub mod classes;
 pub mod codes;
 pub mod literature;
+pub mod lookup;
 pub mod result;
 mod table;
 

@@ -1,8 +1,7 @@
 //! `octal compare`: where two sequences first differ, or a proof that
 //! they never do.
 
-use octal::census;
-use octal::compare::{Comparison, Outcome};
+use octal::compare::{auto_shifts, Comparison, Outcome};
 
 use super::prelude::*;
 
@@ -33,9 +32,6 @@ pub struct CompareArgs {
     pub engine: EngineOpts,
 }
 
-/// Values a code is computed to for `compare` without `--to`.
-const COMPARE_DEFAULT: u64 = 1_000_000;
-
 pub fn compare(args: CompareArgs) -> Result<ExitCode> {
     let CompareArgs {
         a,
@@ -54,7 +50,7 @@ pub fn compare(args: CompareArgs) -> Result<ExitCode> {
         k => vec![parse_shift(k)?],
     };
     let most = shifts.iter().map(|k| k.unsigned_abs()).max().unwrap_or(0);
-    let reach = |k: u64| to.unwrap_or(COMPARE_DEFAULT).saturating_add(k);
+    let reach = |k: u64| to.unwrap_or(octal::compare::DEFAULT_TO).saturating_add(k);
     let (ga, pa, na) = compare_source(&a, reach(0), &engine)?;
     let (gb, pb, nb) = compare_source(&b, reach(most), &engine)?;
     let side = |values, period| octal::compare::Side { values, period };
@@ -91,23 +87,12 @@ type Tried<'a> = (i64, Comparison<'a>, Outcome);
 
 /// What holds: an agreement on at least one heap.
 fn holds((_, c, o): &&Tried<'_>) -> bool {
-    match o {
-        Outcome::Differ { .. } => false,
-        Outcome::EqualTo { to } => *to > c.start(),
-        Outcome::EqualForever { .. } => true,
-    }
+    c.holds(o)
 }
 
 /// The verdict of one shift (`--shift K`), or of every shift searched.
 fn as_json(shifts: &[i64], outcomes: &[Tried<'_>], na: &str, nb: &str) -> serde_json::Value {
-    let verdict = |&(shift, _, o): &Tried<'_>| match o {
-        Outcome::Differ { at, a, b } => serde_json::json!({
-            "verdict": "differ", "at": at, "a": a, "b": b, "shift": shift}),
-        Outcome::EqualTo { to } => serde_json::json!({
-            "verdict": "equal_to", "to": to, "shift": shift}),
-        Outcome::EqualForever { checked_to } => serde_json::json!({
-            "verdict": "equal_forever", "checked_to": checked_to, "shift": shift}),
-    };
+    let verdict = |&(shift, _, o): &Tried<'_>| o.to_json(shift);
     if shifts.len() == 1 {
         verdict(&outcomes[0])
     } else {
@@ -123,22 +108,7 @@ fn as_json(shifts: &[i64], outcomes: &[Tried<'_>], na: &str, nb: &str) -> serde_
 /// The verdict in words: of the one shift, or of every shift that holds
 /// (or the nearest when none does).
 fn print_words(shifts: &[i64], outcomes: &[Tried<'_>], na: &str, nb: &str) -> Result<()> {
-    let equation = |shift| census::shifted_equation(na, nb, shift);
-    let says = |&(shift, _, o): &Tried<'_>| match o {
-        Outcome::Differ { at, a: x, b: y } => format!(
-            "differ first at n = {at}: G_{na}({at}) = {x}, G_{nb}({}) = {y}",
-            at as i64 + shift
-        ),
-        Outcome::EqualTo { to } => format!(
-            "{} for every n below {} (equal to {to}; not proven beyond)",
-            equation(shift),
-            to.saturating_sub(shift.min(0).unsigned_abs())
-        ),
-        Outcome::EqualForever { checked_to } => format!(
-            "{} for every n: both are proven periodic and agree up to {checked_to}",
-            equation(shift)
-        ),
-    };
+    let says = |&(shift, _, o): &Tried<'_>| o.words(na, nb, shift);
     if shifts.len() == 1 {
         outln!("{}", says(&outcomes[0]));
         return Ok(());
@@ -179,24 +149,6 @@ fn parse_shift(k: &str) -> Result<i64> {
         ))),
         Ok(k) => Ok(k),
     }
-}
-
-/// The largest shift `--shift auto` tries, either way, between games of
-/// these codes: the most digits after the point either has (at least 1).
-///
-/// Why that far: a shift K relating two octal games comes from heaps too
-/// small for the moves that make the difference, and a code with D digits
-/// has no move taking more than D tokens, so the heaps whose values a
-/// shift displaces are at most D tokens apart. Every shift between two
-/// games of the three-digit census is at most 2 (`.137` is `.4` shifted
-/// by 2). Shifts beyond D are not searched; the output names the range.
-pub fn auto_shifts(codes: &[Code]) -> i64 {
-    codes
-        .iter()
-        .map(|c| c.digits().len().saturating_sub(1) as i64)
-        .max()
-        .unwrap_or(0)
-        .max(1)
 }
 
 /// The code of one side of `compare`: a code, or that of a store or file.

@@ -148,30 +148,10 @@ pub fn run(
     print_windowed_run(w, how)
 }
 
-/// The windowed run of `job` checkpointed at `path` (which must be of the
-/// same code and sizes), or a new one when there is none.
+/// The windowed run of `job` checkpointed at `path`, or a new one
+/// ([`window::open_or_new`]).
 fn open_or_new(job: &Job, sizes: Sizes, path: Option<&Path>) -> Result<Windowed> {
-    let Some(p) = path.filter(|p| p.exists()) else {
-        return Windowed::new(&job.code, job.to, sizes, job.threads, path).map_err(report);
-    };
-    let w = Windowed::resume(p, Some(job.to), job.threads).map_err(report)?;
-    if w.code() != &job.code {
-        return Err(StoreError::WrongCode {
-            path: p.to_owned(),
-            found: w.code().to_string(),
-            wanted: job.code.to_string(),
-        }
-        .into());
-    }
-    if w.meta().sizes != sizes {
-        return Err(input(format!(
-            "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
-            p.display(),
-            w.meta().sizes.window,
-            w.meta().sizes.prefix
-        )));
-    }
-    Ok(w)
+    window::open_or_new(&job.code, job.to, sizes, job.threads, path).map_err(report)
 }
 
 /// `octal resume PATH` of a windowed run's checkpoint, with other sizes

@@ -43,3 +43,35 @@ pub(crate) use meta::{checked_code, reach};
 pub use meta::{Grown, Meta, Sizes, MIN_WINDOW};
 pub use summary::WindowSummary;
 pub use windowed::{default_path, WindowEnding, Windowed, EXIT_UNDECIDED, PROBE};
+
+/// The windowed run of `code` checkpointed at `path` (which must be of the
+/// same code and sizes), or a new one to `to` when there is none.
+pub fn open_or_new(
+    code: &crate::code::Code,
+    to: u64,
+    sizes: Sizes,
+    threads: usize,
+    path: Option<&std::path::Path>,
+) -> Result<Windowed, WindowError> {
+    let Some(p) = path.filter(|p| p.exists()) else {
+        return Windowed::new(code, to, sizes, threads, path);
+    };
+    let w = Windowed::resume(p, Some(to), threads)?;
+    if w.code() != code {
+        return Err(crate::store::StoreError::WrongCode {
+            path: p.to_owned(),
+            found: w.code().to_string(),
+            wanted: code.to_string(),
+        }
+        .into());
+    }
+    if w.meta().sizes != sizes {
+        return Err(WindowError::Size(format!(
+            "{} is a run with --window {} --prefix {}; resume it with those, or use another --store",
+            p.display(),
+            w.meta().sizes.window,
+            w.meta().sizes.prefix
+        )));
+    }
+    Ok(w)
+}

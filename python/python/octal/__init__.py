@@ -30,21 +30,26 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence as _Seq
 import numpy as np
 
 from . import _octal
-from ._octal import Code, Period, Summary
+from ._octal import Code, Comparison, Period, Summary
 
 #: The package's version: the Rust crate's, compiled into the extension.
 __version__: str = _octal.__version__
 
 __all__ = [
     "Code",
+    "Comparison",
     "Period",
     "Sequence",
     "Summary",
     "VerifyResult",
+    "census",
+    "compare",
     "cookie_cutter",
+    "equiv",
     "open",
     "period",
     "read_bfile",
+    "resume",
     "run",
     "to_bfile",
     "to_csv",
@@ -198,6 +203,8 @@ def run(
     checkpoint_every: float = 60.0,
     progress: Progress = False,
     mask: str = "auto",
+    window: Optional[Count] = None,
+    prefix: Optional[Count] = None,
 ) -> Summary:
     """Computes G(0), …, G(n−1) of ``code`` and returns the summary ``octal
     run CODE --to N --json`` prints. Stops as soon as the values prove the
@@ -208,17 +215,125 @@ def run(
     ``checkpoint_every`` seconds. Ctrl-C then checkpoints before raising
     KeyboardInterrupt, and the same call (or ``octal resume PATH``) goes on.
     ``mask`` is the sparse-space mask, as ``octal run --mask`` takes it.
+
+    ``window=W`` (``prefix=P``, default W/4) is ``--window W --prefix P``:
+    only a prefix and the last W values are kept, so ``n`` may exceed
+    memory (sparse-space games only); ``store`` is then the window's
+    checkpoint file, and ``octal.resume(store)`` goes on after Ctrl-C.
     """
     n = _count(n, "n")
     if n < 1:
         raise ValueError("n must be at least 1")
     path = None if store is None else os.fspath(store)
+    how = {
+        "store": path, "keep_going": bool(keep_going),
+        "checkpoint_every": float(checkpoint_every),
+    }
+    if window is None and prefix is not None:
+        raise ValueError("prefix goes with window only")
     with _progress(progress, str(code)) as cb:
-        how = {
-            "store": path, "keep_going": bool(keep_going),
-            "checkpoint_every": float(checkpoint_every),
-        }
+        if window is not None:
+            how["window"] = _count(window, "window")
+            how["prefix"] = None if prefix is None else _count(prefix, "prefix")
+            return _octal.run_window(code, n, _engine(engine, threads, mask), how, cb)
         return _octal.run(code, n, _engine(engine, threads, mask), how, cb)
+
+
+def resume(
+    path: PathLike,
+    n: Optional[Count] = None,
+    *,
+    threads: Optional[int] = None,
+    window: Optional[Count] = None,
+    prefix: Optional[Count] = None,
+    keep_going: bool = False,
+    checkpoint_every: float = 60.0,
+    progress: Progress = False,
+) -> Summary:
+    """Goes on with the windowed run checkpointed at ``path`` (to ``n``
+    values, default the target it was given), as ``octal resume PATH``;
+    ``window``/``prefix`` change its sizes where that is sound. A store of
+    a full run goes on through ``run(code, n, store=path)``.
+    """
+    how = {
+        "store": os.fspath(path), "keep_going": bool(keep_going),
+        "checkpoint_every": float(checkpoint_every),
+        "window": None if window is None else _count(window, "window"),
+        "prefix": None if prefix is None else _count(prefix, "prefix"),
+    }
+    if how["window"] is None and prefix is not None:
+        raise ValueError("prefix goes with window only")
+    to = None if n is None else _count(n, "n")
+    if to == 0:
+        raise ValueError("n must be at least 1")
+    with _progress(progress, os.fspath(path)) as cb:
+        return _octal.resume_window(os.fspath(path), to, _threads(threads), how, cb)
+
+
+def _side(x: Any) -> "dict[str, Any]":
+    """One side of ``compare`` as the compiled half takes it."""
+    if isinstance(x, (str, Code)):
+        return {"name": str(Code(x)), "code": x, "values": None, "period": None}
+    if isinstance(x, Sequence):
+        s = x.summary
+        proven = (s.period, s.preperiod) if s.proven else None
+        return {"name": str(x.code), "code": x.code, "values": _as_values(x[:]),
+                "period": proven}
+    return {"name": "values", "code": None, "values": _as_values(x), "period": None}
+
+
+def compare(
+    a: Any,
+    b: Any,
+    *,
+    to: Optional[Count] = None,
+    shift: Union[int, str] = 0,
+    engine: str = "sparse",
+    threads: Optional[int] = None,
+    progress: Progress = False,
+) -> Comparison:
+    """Compares G_a(n) with G_b(n + shift), as ``octal compare A B --shift
+    K --to N``: ``a`` and ``b`` are codes, opened stores or files
+    (``octal.open``), or arrays of values. A code is computed to ``to``
+    (default 10^6, or until its period is proven); two proven periods
+    settle every n. ``shift="auto"`` searches every shift that can matter
+    (codes only) and answers with the one that holds.
+
+    The ``Comparison`` has ``verdict`` ("differ", "equal_to",
+    "equal_forever"), ``holds``, ``at``/``value_a``/``value_b`` (differ),
+    ``to``, ``checked_to``, and with auto ``searched`` and ``holding``.
+    """
+    if isinstance(shift, str):
+        if shift.strip() != "auto":
+            raise ValueError(f'shift {shift!r}: give an int or "auto"')
+        k = None
+    elif isinstance(shift, bool) or not isinstance(shift, int):
+        raise ValueError(f'shift {shift!r}: give an int or "auto"')
+    else:
+        k = shift
+    n = None if to is None else _count(to, "to")
+    with _progress(progress, "compare") as cb:
+        return _octal.compare(_side(a), _side(b), k, n, _engine(engine, threads), cb)
+
+
+def census(path: Optional[PathLike] = None) -> "list[dict[str, Any]]":
+    """The rows of a census (one dict a class, as census.jsonl holds them):
+    ``path`` is a census directory or its census.jsonl; None reads the
+    shipped census of every code of up to 3 digits (to 2^25).
+    ``pandas.DataFrame(octal.census())`` makes a table of it.
+    """
+    _, rows = _octal.census(None if path is None else os.fspath(path))
+    return rows
+
+
+def equiv(code: CodeLike, *, census: Optional[PathLike] = None) -> "dict[str, Any]":
+    """Which codes are the same game as ``code``, and shifted by how much:
+    the dict ``octal equiv CODE --json`` prints (``class``, ``status``,
+    ``members`` with each ``shift`` and ``equation``), from the shipped
+    census or ``census`` (a census directory or its census.jsonl).
+    ValueError when the code is not in it.
+    """
+    return _octal.equiv(code, None if census is None else os.fspath(census))
 
 
 def _as_values(values: Any) -> np.ndarray:

@@ -142,6 +142,22 @@ class Summary:
     def is_rare_value(self, g: int, n: Optional[int] = None) -> bool: ...
     def is_rare(self, n: int) -> bool: ...
 
+class Comparison:
+    a: str
+    b: str
+    shift: int
+    verdict: str
+    holds: bool
+    at: Optional[int]
+    value_a: Optional[int]
+    value_b: Optional[int]
+    to: Optional[int]
+    checked_to: Optional[int]
+    searched: Optional[tuple[int, int]]
+    holding: list[int]
+    words: str
+    def __bool__(self) -> bool: ...
+
 class _Sequence:
     def __len__(self) -> int: ...
     @property
@@ -205,3 +221,30 @@ def directed_paths(
 def parse_paths(list: str) -> list[int]: ...
 def is_odd_odd(variant: str) -> bool: ...
 def digraph_value(arcs: str, vertices: Optional[int], variant: str) -> int: ...
+#: {"name": str, "code": str | Code | None, "values": _Values | None,
+#:  "period": (period, preperiod) | None}
+_Side = dict[str, Any]
+def compare(
+    a: _Side,
+    b: _Side,
+    shift: Optional[int],
+    to: Optional[int],
+    engine: _Engine,
+    progress: _Progress,
+) -> Comparison: ...
+def census(path: Optional[_Path]) -> tuple[str, list[dict[str, Any]]]: ...
+def equiv(code: Union[str, Code], path: Optional[_Path]) -> dict[str, Any]: ...
+def run_window(
+    code: Union[str, Code],
+    n: int,
+    engine: _Engine,
+    how: dict[str, Any],
+    progress: _Progress,
+) -> Summary: ...
+def resume_window(
+    path: _Path,
+    n: Optional[int],
+    threads: Optional[int],
+    how: dict[str, Any],
+    progress: _Progress,
+) -> Summary: ...
