@@ -33,13 +33,14 @@ pub struct CensusArgs {
     /// with what it reached; a later run goes on from there).
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub member_seconds: f64,
-    /// Members of open or stopped classes go on toward their class' reach
-    /// (so that their agreement is checked that far, not only to the
-    /// probe) within this many times the seconds the rest of the census
-    /// took, the cheapest first: 1 at most about doubles a census, 0 checks
-    /// them to the probe only. The tables say how far each was checked.
-    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
-    pub member_budget: f64,
+    /// Members of open or stopped classes go on to their class' reach, so
+    /// that their agreement is checked that far and not only to the probe,
+    /// each within ten times --member-seconds. With a FACTOR, only the
+    /// cheapest go on, within FACTOR times the seconds the rest of the
+    /// census took (1 about doubles a census; 0 checks them to the probe
+    /// only). The tables say how far each member was checked.
+    #[arg(long, value_name = "FACTOR")]
+    pub member_budget: Option<f64>,
     /// Every periodic class gets a certificate in DIR/certificates/;
     /// its independent check (docs/certificates.md) runs when estimated
     /// to take at most this many minutes, else the class is marked as
@@ -89,11 +90,12 @@ pub(super) fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
         Some(_) => command += " --collect DIR",
         None => {
             command += &format!(
-                " --probe {} --member-seconds {} --member-budget {} --check-minutes {} --jobs {}",
+                " --probe {} --member-seconds {}{} --check-minutes {} --jobs {}",
                 parse_to("probe", &args.probe)
                     .map_or(args.probe.clone(), |p| p.min(to).to_string()),
                 args.member_seconds,
-                args.member_budget,
+                args.member_budget
+                    .map_or(String::new(), |f| format!(" --member-budget {f}")),
                 args.check_minutes,
                 threads(args.jobs).unwrap_or(1)
             )

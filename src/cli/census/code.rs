@@ -13,16 +13,20 @@ use crate::cli::prelude::*;
 /// What the time cap sets a code's stop flag to (signals set 130 or 143).
 pub(super) const CAPPED: usize = 1;
 
+/// How many times `--member-seconds` a member may take to reach its class'
+/// reach: about what its class' first code took over one or more runs.
+pub(super) const MEMBER_CAP_FACTOR: u32 = 10;
+
 /// The members of open or stopped classes to take on to their class'
-/// reach, each with that reach: the cheapest first (a member costs about
-/// what its class' first code took for the values it lacks), while their
-/// estimated seconds stay within `factor` times all the results' seconds.
+/// reach, each with that reach: all of them without a `factor`; with one,
+/// the cheapest first (a member costs about what its class' first code
+/// took for the values it lacks), while their estimated seconds stay
+/// within `factor` times all the results' seconds.
 pub(super) fn members_to_check(
     results: &[CodeResult],
     class_of: &[usize],
-    factor: f64,
+    factor: Option<f64>,
 ) -> Vec<(usize, u64)> {
-    let budget = factor * results.iter().map(|r| r.seconds).sum::<f64>();
     let mut wanted: Vec<(f64, usize, u64)> = (0..results.len())
         .filter_map(|i| {
             let first = &results[class_of[i]];
@@ -34,6 +38,10 @@ pub(super) fn members_to_check(
             })
         })
         .collect();
+    let Some(factor) = factor else {
+        return wanted.into_iter().map(|(_, i, reach)| (i, reach)).collect();
+    };
+    let budget = factor * results.iter().map(|r| r.seconds).sum::<f64>();
     wanted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut spent = 0.0;
     wanted

@@ -18,7 +18,7 @@ use octal::census::{self, CodeResult, Status};
 use rayon::prelude::*;
 
 pub use args::CensusArgs;
-use code::{members_to_check, run_code};
+use code::{members_to_check, run_code, MEMBER_CAP_FACTOR};
 use files::{hold, inspect, result_path, store_path};
 use slurm::{collect, prepare_slurm};
 use tables::{equivalences, tables};
@@ -83,7 +83,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .num_threads(jobs)
         .build()
         .ok();
-    if !(args.member_budget >= 0.0 && args.member_budget.is_finite()) {
+    if !args.member_budget.is_none_or(|f| f >= 0.0 && f.is_finite()) {
         return Err(input("--member-budget must be a number of 0 or more"));
     }
     let batch = Batch {
@@ -143,8 +143,8 @@ struct Batch<'a> {
 }
 
 impl Batch<'_> {
-    /// Runs each code `i` of `which` to its own target.
-    fn run_all(&self, which: &[(usize, u64)]) -> Vec<Result<CodeResult>> {
+    /// Runs each code `i` of `which` to its own target, within `cap`.
+    fn run_all(&self, which: &[(usize, u64)], cap: Duration) -> Vec<Result<CodeResult>> {
         let entries = self.entries;
         let work = || {
             which
@@ -154,7 +154,7 @@ impl Batch<'_> {
                     let r = run_code(
                         &entries[i],
                         target,
-                        self.cap,
+                        cap,
                         self.dir,
                         self.stop,
                         self.kept[i].as_ref(),
@@ -197,12 +197,12 @@ impl Batch<'_> {
         &self,
         probe: u64,
         to: u64,
-        member_budget: f64,
+        member_budget: Option<f64>,
         stores: &[PathBuf],
     ) -> Result<std::result::Result<Vec<CodeResult>, ExitCode>> {
         let n = self.entries.len();
         let all: Vec<(usize, u64)> = (0..n).map(|i| (i, probe)).collect();
-        let first = self.run_all(&all);
+        let first = self.run_all(&all, self.cap);
         if let Some(code) = self.interrupted() {
             return Ok(Err(code));
         }
@@ -213,11 +213,11 @@ impl Batch<'_> {
             .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
             .map(|i| (i, to))
             .collect();
-        if let Some(code) = self.again(&extend, &mut results)? {
+        if let Some(code) = self.again(&extend, self.cap, &mut results)? {
             return Ok(Err(code));
         }
         let members = members_to_check(&results, &eq.class_of, member_budget);
-        if let Some(code) = self.again(&members, &mut results)? {
+        if let Some(code) = self.again(&members, self.cap * MEMBER_CAP_FACTOR, &mut results)? {
             return Ok(Err(code));
         }
         if let Some(bar) = &self.bar {
@@ -231,10 +231,11 @@ impl Batch<'_> {
     fn again(
         &self,
         which: &[(usize, u64)],
+        cap: Duration,
         results: &mut [CodeResult],
     ) -> Result<Option<ExitCode>> {
         self.grow_bar(which.len());
-        let done = self.run_all(which);
+        let done = self.run_all(which, cap);
         if let Some(code) = self.interrupted() {
             return Ok(Some(code));
         }
