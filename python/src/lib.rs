@@ -596,6 +596,7 @@ fn _octal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCode>()?;
     m.add_class::<PySequence>()?;
     m.add_class::<PySummary>()?;
+    m.add_class::<window::PyWindow>()?;
     m.add_class::<period::PyPeriod>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(parse_count, m)?)?;

@@ -2,6 +2,8 @@
 //! class, its attributes read from the struct (never from JSON), and the
 //! summary of values read back from a store or an exported file.
 
+use std::sync::Arc;
+
 use numpy::ndarray::Array2;
 use numpy::PyArray2;
 use pyo3::exceptions::PyValueError;
@@ -12,9 +14,11 @@ use octal::engine::EngineInfo;
 use octal::period::{self, Notation};
 use octal::run::Summary;
 use octal::store::checkpoint;
+use octal::window::WindowSummary;
 
 use crate::bridge::{self, Error, Opened, SeqRef};
 use crate::period::{py_repr, PyPeriod};
+use crate::window::PyWindow;
 
 /// What a run ends with: the facts `octal run --json` prints, as
 /// attributes of the same names, with the proven period's `period`,
@@ -22,11 +26,22 @@ use crate::period::{py_repr, PyPeriod};
 #[pyclass(frozen, name = "Summary", module = "octal")]
 pub struct PySummary {
     s: Summary,
+    /// A windowed run's whole summary (whose `summary` is `s`).
+    window: Option<Arc<WindowSummary>>,
 }
 
 impl From<Summary> for PySummary {
     fn from(s: Summary) -> PySummary {
-        PySummary { s }
+        PySummary { s, window: None }
+    }
+}
+
+impl From<WindowSummary> for PySummary {
+    fn from(w: WindowSummary) -> PySummary {
+        PySummary {
+            s: w.summary.clone(),
+            window: Some(Arc::new(w)),
+        }
     }
 }
 
@@ -195,10 +210,20 @@ impl PySummary {
     fn rare_list_complete(&self) -> Option<bool> {
         self.s.rare_list_complete
     }
+    /// What a windowed run has besides (an `octal.Window`); None for the
+    /// others.
+    #[getter]
+    fn window(&self) -> Option<PyWindow> {
+        self.window.clone().map(PyWindow::new)
+    }
     /// The object `octal run --json` prints, as a dict.
     #[getter]
     fn json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let text = serde_json::to_string(&self.s).expect("a summary serialises");
+        let text = match &self.window {
+            Some(w) => serde_json::to_string(&**w),
+            None => serde_json::to_string(&self.s),
+        }
+        .expect("a summary serialises");
         py.import("json")?.call_method1("loads", (text,))
     }
 

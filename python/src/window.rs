@@ -5,14 +5,15 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use octal::engine::{EngineKind, MaskSpec};
-use octal::run::Summary;
-use octal::window::{self, Sizes, WindowEnding, WindowError, Windowed};
+use octal::window::{self, Sizes, WindowEnding, WindowError, WindowSummary, Windowed};
 
 use crate::bridge::{Error, Meter};
 use crate::code::code_of;
@@ -37,7 +38,10 @@ impl From<WindowError> for Error {
 
 /// How a windowed run goes, as the Python half gives it: `window` and
 /// `prefix` (None: a quarter of the window), its checkpoint file (None: in
-/// memory only), `keep_going` (past a proof) and `checkpoint_every`.
+/// memory only), `keep_going` (past a proof), `checkpoint_every`, how far
+/// the prefix may grow (`grow_prefix_to`, None: as far as the window
+/// allows) and the sequence file the values go to (`export`, a new run
+/// only).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct WindowArgs {
@@ -46,6 +50,8 @@ pub struct WindowArgs {
     store: Option<PathBuf>,
     keep_going: bool,
     checkpoint_every: f64,
+    grow_prefix_to: Option<u64>,
+    export: Option<PathBuf>,
 }
 
 impl WindowArgs {
@@ -56,36 +62,51 @@ impl WindowArgs {
 }
 
 /// What a windowed session ends with: its summary, or how far it got
-/// when stopped.
-enum Ended {
-    Done(Box<Summary>),
+/// when stopped; and the prefix's growths in this session, each said as
+/// the CLI says it on stderr.
+struct Ended {
+    how: Ending,
+    grown: Vec<String>,
+}
+
+enum Ending {
+    Done(Box<WindowSummary>),
     Stopped(u64),
 }
 
 /// Drives `w` to its target (or a proof unless `keep_going`), letting its
-/// prefix grow as far as its window allows, as the CLI does.
+/// prefix grow up to `grow_to` (None: as far as its window allows), as the
+/// CLI does.
 fn drive(
     mut w: Windowed,
-    keep_going: bool,
+    how: (bool, Option<u64>),
     every: Duration,
     stop: &AtomicUsize,
     meter: &Meter,
 ) -> Result<Ended, Error> {
-    if w.meta().grow_to.is_none() {
-        w.grow_prefix_to(u64::MAX);
-    }
+    let (keep_going, grow_to) = how;
+    w.allow_growth(grow_to);
+    let grown = Arc::new(Mutex::new(Vec::new()));
+    let (said, code) = (grown.clone(), w.code().to_string());
+    w.on_grow(move |g| {
+        let line = format!("{code}: {g}; going on");
+        said.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+    });
     let ending = w.run(!keep_going, every, Some(stop), &mut |p| {
         meter.set(p.done, p.to)
     })?;
-    match ending {
-        WindowEnding::Done => Ok(Ended::Done(Box::new(w.summary().summary))),
-        WindowEnding::Stopped(_) => Ok(Ended::Stopped(w.meta().done)),
-        WindowEnding::Halted(why) => Err(Error::Value(why)),
-    }
+    let how = match ending {
+        WindowEnding::Done => Ending::Done(Box::new(w.summary())),
+        WindowEnding::Stopped(_) => Ending::Stopped(w.meta().done),
+        WindowEnding::Halted(why) => return Err(Error::Value(why)),
+    };
+    let grown = std::mem::take(&mut *grown.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(Ended { how, grown })
 }
 
 /// The summary of a supervised windowed session, or KeyboardInterrupt
-/// saying where its checkpoint is.
+/// saying where its checkpoint is; each growth of the prefix is a
+/// `UserWarning`.
 fn finish(
     py: Python<'_>,
     outcome: Outcome<Result<Ended, Error>>,
@@ -95,17 +116,92 @@ fn finish(
         Outcome::Done(r) => (r, None),
         Outcome::Interrupted { err, late } => (late.expect("waited for"), Some(err)),
     };
-    match (r.or_raise(py)?, path) {
-        (Ended::Done(s), _) => Ok((*s).into()),
-        (Ended::Stopped(done), Some(p)) => {
+    let ended = r.or_raise(py)?;
+    let warning = py.get_type::<PyUserWarning>();
+    for line in &ended.grown {
+        PyErr::warn(py, &warning, &std::ffi::CString::new(line.as_str())?, 1)?;
+    }
+    match (ended.how, path) {
+        (Ending::Done(s), _) => Ok((*s).into()),
+        (Ending::Stopped(done), Some(p)) => {
             let p = p.display();
             Err(PyKeyboardInterrupt::new_err(format!(
                 "checkpoint saved at {done} values in {p}; octal.resume({p:?}) (or `octal resume {p}`) continues"
             )))
         }
-        (Ended::Stopped(_), None) => {
+        (Ending::Stopped(_), None) => {
             Err(err.unwrap_or_else(|| PyKeyboardInterrupt::new_err("stopped")))
         }
+    }
+}
+
+/// What a windowed run's summary has besides a full run's
+/// (`Summary.window`): the sizes, what is kept, the prefix's growths and
+/// the exported file.
+#[pyclass(frozen, name = "Window", module = "octal")]
+pub struct PyWindow {
+    s: Arc<WindowSummary>,
+}
+
+impl PyWindow {
+    pub fn new(s: Arc<WindowSummary>) -> PyWindow {
+        PyWindow { s }
+    }
+}
+
+#[pymethods]
+impl PyWindow {
+    #[getter]
+    fn window(&self) -> u64 {
+        self.s.window
+    }
+    #[getter]
+    fn prefix(&self) -> u64 {
+        self.s.prefix
+    }
+    /// G(kept_from..) are held (0: nothing dropped yet).
+    #[getter]
+    fn kept_from(&self) -> u64 {
+        self.s.kept_from
+    }
+    #[getter]
+    fn memory_bytes(&self) -> u64 {
+        self.s.memory_bytes
+    }
+    #[getter]
+    fn periods_searched_up_to(&self) -> u64 {
+        self.s.periods_searched_up_to
+    }
+    /// Each growth of the prefix: a dict of `at` (the heap that needed
+    /// it), `from` and `to` (values) and `seconds`.
+    #[getter]
+    fn prefix_grown<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.s
+            .prefix_grown
+            .iter()
+            .map(|g| {
+                let d = PyDict::new(py);
+                d.set_item("at", g.at)?;
+                d.set_item("from", g.from)?;
+                d.set_item("to", g.to)?;
+                d.set_item("seconds", g.seconds)?;
+                Ok(d)
+            })
+            .collect()
+    }
+    /// The sequence file the values were written to, if any.
+    #[getter]
+    fn exported(&self) -> Option<String> {
+        self.s.exported.as_ref().map(|p| p.display().to_string())
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<octal.Window of {} values, prefix {}, kept from {}, {} prefix growths>",
+            self.s.window,
+            self.s.prefix,
+            self.s.kept_from,
+            self.s.prefix_grown.len()
+        )
     }
 }
 
@@ -136,10 +232,18 @@ pub fn run_window(
         .map_err(Error::from)
         .or_raise(py)?;
     let every = how.every()?;
-    let (path, keep_going) = (how.store.clone(), how.keep_going);
+    let (path, export) = (how.store.clone(), how.export.clone());
+    let steer = (how.keep_going, how.grow_prefix_to);
     let outcome = supervise(py, progress, true, move |stop, meter| {
-        let w = window::open_or_new(&job.code, job.to, sizes, job.threads, path.as_deref())?;
-        drive(w, keep_going, every, stop, meter)
+        let w = window::open_or_new(
+            &job.code,
+            job.to,
+            sizes,
+            job.threads,
+            path.as_deref(),
+            export.as_deref(),
+        )?;
+        drive(w, steer, every, stop, meter)
     })?;
     finish(py, outcome, how.store.as_deref())
 }
@@ -169,14 +273,20 @@ pub fn resume_window(
         ),
         None => None,
     };
+    if how.export.is_some() {
+        return Err(Error::from(WindowError::ExportBegun(
+            path.display().to_string(),
+        )))
+        .or_raise(py);
+    }
     let every = how.every()?;
-    let (at, keep_going) = (path.clone(), how.keep_going);
+    let (at, steer) = (path.clone(), (how.keep_going, how.grow_prefix_to));
     let outcome = supervise(py, progress, true, move |stop, meter| {
         let mut w = Windowed::resume(&at, n, threads)?;
         if let Some(sizes) = sizes {
             w.resize(sizes)?;
         }
-        drive(w, keep_going, every, stop, meter)
+        drive(w, steer, every, stop, meter)
     })?;
     finish(py, outcome, Some(&path))
 }

@@ -131,8 +131,11 @@ def test_window_run_equals_an_in_memory_run():
     full = octal.run("0.6", 2**20)
     w = octal.run("0.6", 2**20, window=2**18)
     assert (w.values, w.checksum, w.max_value) == (full.values, full.checksum, full.max_value)
-    p = octal.run("0.6", 2**20, window=2**18, prefix=2**15)
+    # A prefix of 2^15 is too short past heap 400,000: it grows, and says so.
+    with pytest.warns(UserWarning, match="needed a longer prefix"):
+        p = octal.run("0.6", 2**20, window=2**18, prefix=2**15)
     assert p.checksum == full.checksum
+    assert p.window.prefix == 2**16 and len(p.window.prefix_grown) == 1
 
 
 def test_window_bad_sizes_are_value_errors():
@@ -160,8 +163,60 @@ def test_window_stop_and_resume_agree(tmp_path):
     with pytest.raises(KeyboardInterrupt, match="checkpoint saved"):
         octal.run("0.6", n, window=2**18, store=path, progress=stop)
     assert path.exists()
+    # It let go of its checkpoint: the lock file went with it.
+    assert not (tmp_path / "0.6.window.lock").exists()
     # A resume with other sizes is refused where unsound, as the CLI's.
     with pytest.raises(ValueError):
         octal.resume(path, window=100)
     s = octal.resume(path)
     assert (s.values, s.checksum) == (n, full.checksum)
+
+
+# 0.6 in a window of 2^16 has the prefix 20,628 (its last rare position is
+# 20,627, docs/window.md); a heap before 400,000 needs witnesses past it.
+LAST_RARE_06 = 20_627
+
+
+def test_window_grows_its_prefix_with_a_warning_and_says_so_in_its_summary(tmp_path):
+    n = 400_000
+    full = octal.run("0.6", n, keep_going=True)
+    # Not allowed to grow, it stops at that heap.
+    with pytest.raises(ValueError, match="prefix"):
+        octal.run("0.6", n, window=2**16, keep_going=True, grow_prefix_to=0)
+    export = tmp_path / "0.6.oseq"
+    with pytest.warns(UserWarning, match="needed a longer prefix") as said:
+        s = octal.run("0.6", n, window=2**16, keep_going=True, export=export)
+    assert len(said) == 1
+    assert (s.values, s.checksum) == (n, full.checksum)
+    w = s.window
+    assert isinstance(w, octal.Window)
+    p = 2 * (LAST_RARE_06 + 1)
+    assert (w.window, w.prefix) == (2**16, p)
+    assert w.kept_from > 0
+    assert [(g["from"], g["to"]) for g in w.prefix_grown] == [(LAST_RARE_06 + 1, p)]
+    assert w.exported == str(export)
+    # The JSON is the CLI's windowed summary, window facts and all.
+    assert s.json["prefix_grown"][0]["to"] == p and s.json["window"] == 2**16
+    # Every value, as streamed, is the full run's.
+    assert np.array_equal(np.asarray(octal.open(export)[:n]), octal.values("0.6", n))
+    # A full run's summary has no window.
+    assert full.window is None
+
+
+def test_window_resume_refuses_less_than_done_and_a_late_export(tmp_path):
+    n = 2**20
+    path = tmp_path / "0.6.window"
+
+    def stop(done, total):
+        if done > 2**18:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        octal.run("0.6", n, window=2**18, store=path, progress=stop)
+    with pytest.raises(ValueError, match="has done"):
+        octal.resume(path, 1000)
+    with pytest.raises(ValueError, match="already begun"):
+        octal.run("0.6", n, window=2**18, store=path, export=tmp_path / "late.oseq")
+    with pytest.raises(ValueError, match="window only"):
+        octal.run("0.6", n, export=tmp_path / "x.oseq")
+    assert octal.resume(path).values == n

@@ -56,9 +56,7 @@ impl WindowOpts {
 /// Lets `w` grow its prefix up to `cap` (default: as far as its window
 /// allows), saying so on stderr each time it does.
 fn let_grow(w: &mut Windowed, cap: Option<u64>, bar: &Option<Bar>) {
-    if let Some(cap) = cap.or(w.meta().grow_to.is_none().then_some(u64::MAX)) {
-        w.grow_prefix_to(cap);
-    }
+    w.allow_growth(cap);
     let (bar, code) = (bar.clone(), w.code().to_string());
     w.on_grow(move |g| {
         let line = format!("octal: {code}: {g}; going on");
@@ -134,24 +132,17 @@ pub fn run(
     if job.to == 0 {
         return Err(JobError::Empty.into());
     }
-    if let Some(p) = path.as_ref().filter(|p| export.is_some() && p.exists()) {
-        return Err(input(format!(
-            "{} is a run already begun; --export is for a new one (`octal export` cannot read a window; start anew with --store)",
-            p.display()
-        )));
-    }
-    let mut w = open_or_new(job, sizes, path.as_deref())?;
-    check_reach(&w)?;
-    if let Some(x) = &export {
-        w.export_to(x).map_err(report)?;
-    }
+    let w = window::open_or_new(
+        &job.code,
+        job.to,
+        sizes,
+        job.threads,
+        path.as_deref(),
+        export.as_deref(),
+    )
+    .map_err(report)?;
+    say_if_done(&w);
     print_windowed_run(w, how)
-}
-
-/// The windowed run of `job` checkpointed at `path`, or a new one
-/// ([`window::open_or_new`]).
-fn open_or_new(job: &Job, sizes: Sizes, path: Option<&Path>) -> Result<Windowed> {
-    window::open_or_new(&job.code, job.to, sizes, job.threads, path).map_err(report)
 }
 
 /// `octal resume PATH` of a windowed run's checkpoint, with other sizes
@@ -171,27 +162,21 @@ pub fn resume(
         w.resize(sizes)
             .map_err(|e| input(format!("{}: {e}", path.display())))?;
     }
-    check_reach(&w)?;
+    say_if_done(&w);
     print_windowed_run(w, how)
 }
 
-/// Refuses a target below what a windowed run has done (it holds no
-/// prefix to summarise), and says when there is nothing left to do.
-fn check_reach(w: &Windowed) -> Result<()> {
+/// Says when a windowed run has nothing left to do (a target below what
+/// it has done is refused when it is opened).
+fn say_if_done(w: &Windowed) {
     let (done, to) = (w.meta().done, w.meta().to);
-    let path = w
-        .path()
-        .map_or("the run".into(), |p| p.display().to_string());
-    if to < done {
-        return Err(input(format!(
-            "{path} has done {done} values and a window keeps too few to summarise the first {to}; give --to {done} or more"
-        )));
-    }
     // A run whose export is still open has its finish left to do.
     if to == done && w.meta().export.is_none() {
+        let path = w
+            .path()
+            .map_or("the run".into(), |p| p.display().to_string());
         eprintln!("octal: {path}: nothing to compute: it has done the {done} values asked for");
     }
-    Ok(())
 }
 
 /// Runs `w` to its end with progress, checkpoints and signals, then
@@ -338,7 +323,8 @@ pub fn member(
     stop_at_proof: bool,
     bar: &Option<Bar>,
 ) -> Result<Summary, String> {
-    let mut w = open_or_new(job, sizes, Some(path)).map_err(|e| format!("{e:#}"))?;
+    let mut w = window::open_or_new(&job.code, job.to, sizes, job.threads, Some(path), None)
+        .map_err(|e| e.to_string())?;
     let_grow(&mut w, None, bar);
     let every = Duration::from_secs_f64(octal::run::stored::CHECKPOINT_SECONDS);
     let ending = w

@@ -14,6 +14,13 @@ pub enum WindowError {
     /// The window or prefix asked for cannot work.
     #[error("{0}")]
     Size(String),
+    /// A target below what a checkpointed run has done: the window keeps
+    /// too little to summarise it.
+    #[error("{path} has done {done} values and a window keeps too few to summarise the first {to}; ask for {done} or more")]
+    Below { path: String, done: u64, to: u64 },
+    /// An export asked of a run already begun (its first values are gone).
+    #[error("{0} is a run already begun; an export is for a new one (`octal export` cannot read a window; start anew with another store)")]
+    ExportBegun(String),
     #[error("cannot reserve the address range of {values} values ({error}): a windowed run reserves 2 bytes of addresses a value, without memory; use a smaller --to (about 2^45 at most on x86-64 Linux)")]
     Reserve { values: u64, error: std::io::Error },
     #[error("memory for the window: {what}: {error}")]
@@ -37,6 +44,8 @@ impl WindowError {
         match self {
             WindowError::Unsupported { .. }
             | WindowError::Size(_)
+            | WindowError::Below { .. }
+            | WindowError::ExportBegun(_)
             | WindowError::Reserve { .. } => true,
             WindowError::Memory { .. } | WindowError::Recompute(_) => false,
             WindowError::Store(e) => e.is_input(),

@@ -45,17 +45,27 @@ pub use summary::WindowSummary;
 pub use windowed::{default_path, WindowEnding, Windowed, EXIT_UNDECIDED, PROBE};
 
 /// The windowed run of `code` checkpointed at `path` (which must be of the
-/// same code and sizes), or a new one to `to` when there is none.
+/// same code and sizes), or a new one to `to` when there is none, writing
+/// its values to the sequence file `export` as they are made (a new run
+/// only: a run already begun has dropped its first values).
 pub fn open_or_new(
     code: &crate::code::Code,
     to: u64,
     sizes: Sizes,
     threads: usize,
     path: Option<&std::path::Path>,
+    export: Option<&std::path::Path>,
 ) -> Result<Windowed, WindowError> {
     let Some(p) = path.filter(|p| p.exists()) else {
-        return Windowed::new(code, to, sizes, threads, path);
+        let mut w = Windowed::new(code, to, sizes, threads, path)?;
+        if let Some(x) = export {
+            w.export_to(x)?;
+        }
+        return Ok(w);
     };
+    if export.is_some() {
+        return Err(WindowError::ExportBegun(p.display().to_string()));
+    }
     let w = Windowed::resume(p, Some(to), threads)?;
     if w.code() != code {
         return Err(crate::store::StoreError::WrongCode {

@@ -147,6 +147,15 @@ impl Windowed {
         self.meta.halted = None;
     }
 
+    /// Lets the prefix grow up to `cap`, or without one as far as the
+    /// window allows (unless an earlier session of the run set a cap,
+    /// which then holds).
+    pub fn allow_growth(&mut self, cap: Option<u64>) {
+        if let Some(cap) = cap.or(self.meta.grow_to.is_none().then_some(u64::MAX)) {
+            self.grow_prefix_to(cap);
+        }
+    }
+
     /// Calls `f` with each growth of the prefix as it happens.
     pub fn on_grow(&mut self, f: impl FnMut(&Grown) + Send + 'static) {
         self.on_grow = Some(Box::new(f));
@@ -291,6 +300,13 @@ impl Windowed {
         let (locked, mut meta, values) = file::Locked::open(path)?;
         let code = checked_code(path, &meta, &values)?;
         if let Some(to) = to {
+            if to < meta.done {
+                return Err(WindowError::Below {
+                    path: path.display().to_string(),
+                    done: meta.done,
+                    to,
+                });
+            }
             meta.to = to;
         }
         let damaged = |what: String| WindowError::Store(StoreError::damaged(path, what));

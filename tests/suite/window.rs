@@ -335,6 +335,8 @@ fn ctrl_c_checkpoints_a_windowed_run_and_exits_130() {
         err.contains("checkpoint saved at") && err.lines().count() == 1,
         "{err}"
     );
+    // A clean stop lets go of the checkpoint: its lock file goes with it.
+    assert!(!Path::new(&format!("{p}.lock")).exists(), "the lock stays");
     // Written on the signal (the timer was 1000 s), and sound.
     let (meta, _) = octal::window::file::read(&path).unwrap();
     assert!(meta.done > 10_000, "only {} values saved", meta.done);

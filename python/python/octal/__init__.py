@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence as _Seq
 import numpy as np
 
 from . import _octal
-from ._octal import Code, Comparison, Period, Summary
+from ._octal import Code, Comparison, Period, Summary, Window
 
 #: The package's version: the Rust crate's, compiled into the extension.
 __version__: str = _octal.__version__
@@ -42,6 +42,7 @@ __all__ = [
     "Sequence",
     "Summary",
     "VerifyResult",
+    "Window",
     "census",
     "compare",
     "cookie_cutter",
@@ -84,6 +85,10 @@ def _count(n: Any, name: str) -> int:
     if n > _octal.max_count():
         raise ValueError(f"{name} = {n} is too large (at most 2^48)")
     return n
+
+
+def _optional_count(n: Optional[Count], name: str) -> Optional[int]:
+    return None if n is None else _count(n, name)
 
 
 def _threads(threads: Optional[int]) -> Optional[int]:
@@ -205,6 +210,8 @@ def run(
     mask: str = "auto",
     window: Optional[Count] = None,
     prefix: Optional[Count] = None,
+    grow_prefix_to: Optional[Count] = None,
+    export: Optional[PathLike] = None,
 ) -> Summary:
     """Computes G(0), …, G(n−1) of ``code`` and returns the summary ``octal
     run CODE --to N --json`` prints. Stops as soon as the values prove the
@@ -220,6 +227,12 @@ def run(
     only a prefix and the last W values are kept, so ``n`` may exceed
     memory (sparse-space games only); ``store`` is then the window's
     checkpoint file, and ``octal.resume(store)`` goes on after Ctrl-C.
+    When a heap needs a longer prefix, G(0..2P) is recomputed from scratch
+    and the run goes on, up to ``grow_prefix_to`` values (default: as far
+    as the window allows), each time with a ``UserWarning``;
+    ``summary.window`` holds the window's own facts. ``export=FILE``
+    writes the values to a sequence file as they are made (a new run
+    only), as ``--export`` does.
     """
     n = _count(n, "n")
     if n < 1:
@@ -229,12 +242,14 @@ def run(
         "store": path, "keep_going": bool(keep_going),
         "checkpoint_every": float(checkpoint_every),
     }
-    if window is None and prefix is not None:
-        raise ValueError("prefix goes with window only")
+    if window is None and (prefix, grow_prefix_to, export) != (None, None, None):
+        raise ValueError("prefix, grow_prefix_to and export go with window only")
     with _progress(progress, str(code)) as cb:
         if window is not None:
             how["window"] = _count(window, "window")
             how["prefix"] = None if prefix is None else _count(prefix, "prefix")
+            how["grow_prefix_to"] = _optional_count(grow_prefix_to, "grow_prefix_to")
+            how["export"] = None if export is None else os.fspath(export)
             return _octal.run_window(code, n, _engine(engine, threads, mask), how, cb)
         return _octal.run(code, n, _engine(engine, threads, mask), how, cb)
 
@@ -246,20 +261,25 @@ def resume(
     threads: Optional[int] = None,
     window: Optional[Count] = None,
     prefix: Optional[Count] = None,
+    grow_prefix_to: Optional[Count] = None,
     keep_going: bool = False,
     checkpoint_every: float = 60.0,
     progress: Progress = False,
 ) -> Summary:
     """Goes on with the windowed run checkpointed at ``path`` (to ``n``
-    values, default the target it was given), as ``octal resume PATH``;
-    ``window``/``prefix`` change its sizes where that is sound. A store of
-    a full run goes on through ``run(code, n, store=path)``.
+    values, default the target it was given; fewer than it has done are
+    refused, since the window no longer holds them), as ``octal resume
+    PATH``; ``window``/``prefix`` change its sizes where that is sound, and
+    ``grow_prefix_to`` caps the prefix's growth. A store of a full run goes
+    on through ``run(code, n, store=path)``.
     """
     how = {
         "store": os.fspath(path), "keep_going": bool(keep_going),
         "checkpoint_every": float(checkpoint_every),
-        "window": None if window is None else _count(window, "window"),
-        "prefix": None if prefix is None else _count(prefix, "prefix"),
+        "window": _optional_count(window, "window"),
+        "prefix": _optional_count(prefix, "prefix"),
+        "grow_prefix_to": _optional_count(grow_prefix_to, "grow_prefix_to"),
+        "export": None,
     }
     if how["window"] is None and prefix is not None:
         raise ValueError("prefix goes with window only")

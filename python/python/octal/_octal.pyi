@@ -138,9 +138,24 @@ class Summary:
     #: The rare positions n ≥ 1 with their values, shape (k, 2).
     rare_list: Optional[npt.NDArray[np.int64]]
     rare_list_complete: Optional[bool]
+    #: A windowed run's own facts; None for the others.
+    window: Optional[Window]
     json: dict[str, Any]
     def is_rare_value(self, g: int, n: Optional[int] = None) -> bool: ...
     def is_rare(self, n: int) -> bool: ...
+
+class Window:
+    """What a windowed run's summary has besides a full run's: its sizes,
+    what it keeps, each growth of its prefix and its exported file."""
+
+    window: int
+    prefix: int
+    kept_from: int
+    memory_bytes: int
+    periods_searched_up_to: int
+    #: Each growth: ``{"at": heap, "from": values, "to": values, "seconds": s}``.
+    prefix_grown: list[dict[str, Any]]
+    exported: Optional[str]
 
 class Comparison:
     a: str
