@@ -26,7 +26,9 @@ pub struct EngineOpts {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Sparse-space mask: auto, none, hex (0x1ee) or hex+p (position parity).
+    /// Sparse-space mask: auto (computing in sparse space where that is
+    /// faster on this CPU), sparse (wherever there is any), none, hex
+    /// (0x1ee) or hex+p (position parity).
     #[arg(long, default_value = "auto")]
     mask: String,
 }

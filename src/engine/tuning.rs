@@ -10,9 +10,21 @@ use std::time::Duration;
 
 /// The mask is first chosen at this many values, then at each doubling.
 pub(crate) const FIRST_CHOICE: usize = 1024;
-/// Sparse space is used when at most this fraction (1/x) of positions is
-/// rare: past it the rare pairs cost more than the witness scan saves.
+/// A game has sparse space when at most this fraction (1/x) of its
+/// positions is rare under the best mask: what the summaries report, and
+/// what `MaskSpec::Sparse` (windows, the census) computes with.
 pub(crate) const MAX_RARE_FRACTION: usize = 5;
+/// `MaskSpec::Auto` computes in sparse space when at most this fraction is
+/// rare, against the diagonal method that stores a byte a pair (AVX2,
+/// NEON, portable): past it the rare pairs cost more than the diagonal
+/// they save. `4.364` (1 in 10 rare) gains 1.8× from sparse space on
+/// AVX2; the 14-digit `0.33333333333337` (1 in 5.3) loses 1.75×
+/// (docs/performance.md, "sparse space").
+pub(crate) const AUTO_RARE_FRACTION: usize = 8;
+/// The same against the diagonal method that holds its set in registers
+/// (AVX-512 with VBMI), several times faster a pair: there `4.364` runs
+/// 4× faster without sparse space, and `.165` (1 in 90) 3× faster with it.
+pub(crate) const AUTO_RARE_FRACTION_IN_REGISTERS: usize = 32;
 
 // ---- The sparse engine: blocks and tiles ----
 

@@ -146,7 +146,7 @@ mod tests {
         // on have every prefix pair's partner. The mask is the engine's.
         let c: Code = "0.6".parse().unwrap();
         let g = compute(&mut Reference::new(&c), 60_000);
-        let mut e = crate::engine::Sparse::new(&c, 1, crate::engine::MaskSpec::Auto).unwrap();
+        let mut e = crate::engine::Sparse::new(&c, 1, crate::engine::MaskSpec::Sparse).unwrap();
         compute(&mut e, 60_000);
         let mask = e.mask();
         assert!(mask.is_some());

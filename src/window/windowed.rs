@@ -74,7 +74,8 @@ fn check_game(code: &Code) -> Result<(), WindowError> {
     if rules.take_split.is_empty() {
         return Ok(());
     }
-    let mut probe = Sparse::new(code, 1, MaskSpec::Auto).map_err(|e| unsupported(e.to_string()))?;
+    let mut probe =
+        Sparse::new(code, 1, MaskSpec::Sparse).map_err(|e| unsupported(e.to_string()))?;
     let mut g = vec![0u32; PROBE];
     probe.extend_u32(&mut g, 0).expect("values fit in u32");
     if probe.mask().is_none() {
@@ -236,7 +237,7 @@ impl Windowed {
         let (to_, old) = (to as usize, from as usize);
         let overlap = (lo.min(to) as usize)..to_;
         let fresh = {
-            let mut e = Sparse::new(&self.code, self.engine.info().threads, MaskSpec::Auto)
+            let mut e = Sparse::new(&self.code, self.engine.info().threads, MaskSpec::Sparse)
                 .map_err(WindowError::Engine)?;
             let mut g = vec![0u16; to_];
             e.extend_u16(&mut g, 0)
@@ -365,7 +366,7 @@ impl Windowed {
             }
         })?;
         fill(&mut ring)?;
-        let engine = Sparse::new(code, threads, MaskSpec::Auto).map_err(|e| match e {
+        let engine = Sparse::new(code, threads, MaskSpec::Sparse).map_err(|e| match e {
             SparseError::Unsupported { .. } => WindowError::Unsupported {
                 code: code.to_string(),
                 why: e.to_string(),

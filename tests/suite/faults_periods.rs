@@ -243,7 +243,7 @@ fn flags_a_run_cannot_use_are_refused_or_said_unused() {
     assert!(sh(d, line).status.success());
     refuses(&mut t, "resume w.window --engine reference", &["--engine"]);
     refuses(&mut t, "resume w.window --mask 0x1e", &["--mask"]);
-    refuses(&mut t, "resume w.window --to 1e6", &["--to 2000000"]);
+    refuses(&mut t, "resume w.window --to 1e6", &["2000000 or more"]);
     refuses(
         &mut t,
         "run .16 --to 1e5 --window 2^16 --mask 0x1e --no-store",

@@ -46,7 +46,7 @@ fn check_random_code(
     let want = reference(code, n);
     let got = sparse(code, n, threads, MaskSpec::Auto);
     prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
-    let mut e = Sparse::new(code, 2, MaskSpec::Auto).unwrap();
+    let mut e = Sparse::new(code, 2, MaskSpec::Sparse).unwrap();
     e.defer_from(0, 0);
     prop_assert_eq!(
         first_difference(&want, &compute(&mut e, n)),
@@ -110,10 +110,10 @@ fn grundys_game_matches_reference_to_1e5() {
     let code: Code = "grundy".parse().unwrap();
     let n = 100_000;
     let want = reference(&code, n);
-    let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+    let mut e = Sparse::new(&code, 2, MaskSpec::Sparse).unwrap();
     let got = compute(&mut e, n);
     assert_eq!(first_difference(&want, &got), None);
-    let mut deferring = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+    let mut deferring = Sparse::new(&code, 2, MaskSpec::Sparse).unwrap();
     deferring.defer_from(0, 0);
     assert_eq!(first_difference(&want, &compute(&mut deferring, n)), None);
     let info = e.info();
@@ -136,7 +136,7 @@ fn heaps_past_their_candidates_stay_exact() {
         let code: Code = code.parse().unwrap();
         let want = reference(&code, n);
         for threads in [1, 2] {
-            let mut e = Sparse::new(&code, threads, MaskSpec::Auto).unwrap();
+            let mut e = Sparse::new(&code, threads, MaskSpec::Sparse).unwrap();
             e.check_candidates(1);
             if threads == 2 {
                 e.defer_from(0, 0);
@@ -264,7 +264,7 @@ fn resuming_from_any_prefix_gives_the_same_values() {
         }
         // The same engine, fed in uneven pieces, deferring witness scans
         // from the start (each piece must end with every check settled).
-        let mut e = Sparse::new(&code, 2, MaskSpec::Auto).unwrap();
+        let mut e = Sparse::new(&code, 2, MaskSpec::Sparse).unwrap();
         e.defer_from(0, 0);
         let mut g = vec![0u16; n];
         let mut done = 0;
@@ -323,4 +323,40 @@ fn overflow_is_reported_like_the_reference() {
 #[test]
 fn the_fast_engine_is_the_default() {
     assert_eq!(EngineKind::default(), EngineKind::Sparse);
+}
+
+/// `--mask auto` computes in sparse space only where that is faster on
+/// this CPU (docs/performance.md, "sparse space"), `--mask sparse`
+/// wherever there is any; both report the same sparse space. `4.364` has
+/// about one position in 10 rare under 0x3e: that pays against the
+/// byte-row diagonal (AVX2, portable), not against AVX-512 VBMI's set in
+/// registers. The values are the reference's either way.
+#[test]
+fn auto_computes_in_sparse_space_where_it_pays_and_reports_it_always() {
+    let code: Code = "4.364".parse().unwrap();
+    let n = 1 << 16;
+    let want = reference(&code, 3000);
+    let mut any = Sparse::new(&code, 1, MaskSpec::Sparse).unwrap();
+    let g = compute(&mut any, n);
+    let m = any.mask().expect("sparse space at one in ten rare");
+    let rare: Vec<u64> = (1..n)
+        .filter(|&i| m.is_rare(i, g[i], 0))
+        .map(|i| i as u64)
+        .collect();
+    assert!(
+        rare.len() * 12 > n && rare.len() * 8 <= n,
+        "{} of {n} rare under {m:?}",
+        rare.len()
+    );
+    let mut auto = Sparse::new(&code, 1, MaskSpec::Auto).unwrap();
+    let h = compute(&mut auto, n);
+    let in_registers = octal_kernels::diagonal::sets_in_registers();
+    assert_eq!(auto.mask().is_some(), !in_registers, "{:?}", auto.mask());
+    assert_eq!(g[..3000], want[..]);
+    assert_eq!(g, h);
+    // What both report: the same mask and rare positions, by definition.
+    for e in [&any as &dyn Engine, &auto] {
+        assert_eq!(e.info().rare_mask, Some(m.bits));
+        assert_eq!(e.rare_positions(), rare);
+    }
 }

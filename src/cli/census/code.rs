@@ -79,7 +79,7 @@ pub(super) fn run_code(
         to,
         engine: EngineKind::Sparse,
         threads: 1,
-        mask: MaskSpec::Auto,
+        mask: MaskSpec::Sparse,
     };
     let path = store_path(dir, &e.code);
     let (mut store, _) = Store::open_or_create(&path, &job.code, to, DEFAULT_CHUNK_VALUES)?;

@@ -217,6 +217,8 @@ impl Sparse {
             max: w.max,
             hist: Histogram::from_counts(w.hist.clone()),
             mask: Some(mask),
+            space: Some(mask),
+            space_rare: Vec::new(),
             rare_x: rare.iter().map(|&r| g[r].get()).collect(),
             rare,
             next_choice: usize::MAX,
@@ -266,23 +268,23 @@ impl Engine for Sparse {
         EngineInfo {
             engine: "sparse",
             threads: self.pipeline.threads,
-            rare_mask: st.mask.map(|m| m.bits),
-            rare_positions: st.mask.map(|_| st.rare.len() as u64),
+            rare_mask: st.space.map(|m| m.bits),
+            rare_positions: st.space.map(|_| st.space_rare().len() as u64),
             // G(0) = 0 in every game: heap 0 has no move.
             rare_positions_with_0: st
-                .mask
-                .map(|m| st.rare.len() as u64 + u64::from(m.is_rare(0, 0, self.moves.i0))),
-            last_rare_at: st.mask.and(st.rare.last().map(|&r| r as u64)),
+                .space
+                .map(|m| st.space_rare().len() as u64 + u64::from(m.is_rare(0, 0, self.moves.i0))),
+            last_rare_at: st.space.and(st.space_rare().last().map(|&r| r as u64)),
         }
     }
     fn rare_positions(&self) -> Vec<u64> {
         let st = &self.state;
-        match st.mask {
-            Some(_) => st.rare.iter().map(|&r| r as u64).collect(),
+        match st.space {
+            Some(_) => st.space_rare().iter().map(|&r| r as u64).collect(),
             None => Vec::new(),
         }
     }
     fn rare_class(&self) -> Option<RareClass> {
-        self.state.mask.map(|m| RareClass::of(m, self.moves.i0))
+        self.state.space.map(|m| RareClass::of(m, self.moves.i0))
     }
 }

@@ -1,7 +1,10 @@
 //! What the engine knows of the values so far: their largest, the
 //! histogram by class, the mask and the rare list; and the choice made at
 //! each doubling of how to go on: sparse space under the best mask, when
-//! at most one position in [`MAX_RARE_FRACTION`] is rare, else heap by
+//! few enough positions are rare for it to be faster on this CPU
+//! ([`AUTO_RARE_FRACTION`], or [`AUTO_RARE_FRACTION_IN_REGISTERS`] where
+//! the diagonal method holds its set in registers; `MaskSpec::Sparse`
+//! whenever at most one in [`MAX_RARE_FRACTION`] is), else heap by
 //! heap (`Sparse::full_value`: the diagonal method for games with
 //! splits).
 //!
@@ -12,7 +15,10 @@ use octal_kernels::Value;
 
 use super::moves::Moves;
 use crate::engine::mask::{Histogram, Mask, MaskSpec};
-use crate::engine::tuning::{FIRST_CHOICE, MAX_RARE_FRACTION};
+use crate::engine::tuning::{
+    AUTO_RARE_FRACTION, AUTO_RARE_FRACTION_IN_REGISTERS, FIRST_CHOICE, MAX_RARE_FRACTION,
+};
+use octal_kernels::diagonal::sets_in_registers;
 
 /// Everything derived from `g[..built]`; rebuilt from any prefix.
 #[derive(Default)]
@@ -20,10 +26,19 @@ pub(super) struct State {
     pub(super) built: usize,
     pub(super) max: u32,
     pub(super) hist: Histogram,
+    /// The mask the engine computes with (None: heap by heap).
     pub(super) mask: Option<Mask>,
     pub(super) rare: Vec<usize>,
     /// `rare_x[j] = G(rare[j])`.
     pub(super) rare_x: Vec<u32>,
+    /// The game's sparse space as the summaries report it, whatever the
+    /// engine computes with: with `MaskSpec::Auto` the best mask that
+    /// leaves at most one position in [`MAX_RARE_FRACTION`] rare, even
+    /// where the engine finds the diagonal method faster.
+    pub(super) space: Option<Mask>,
+    /// The rare positions under `space` when it is not `mask` (else
+    /// `rare` holds them).
+    pub(super) space_rare: Vec<usize>,
     pub(super) next_choice: usize,
 }
 
@@ -47,6 +62,11 @@ impl State {
                 self.rare_x.push(v);
             }
         }
+        if let Some(m) = self.space.filter(|&m| Some(m) != self.mask) {
+            if n >= 1 && m.is_rare(n, v, i0) {
+                self.space_rare.push(n);
+            }
+        }
         self.built = n + 1;
     }
 
@@ -56,18 +76,33 @@ impl State {
         let n = g.len();
         let st = self;
         st.next_choice = (n + 1).next_power_of_two().max(FIRST_CHOICE);
-        let mask = if moves.splits.is_empty() {
-            None
+        let i0 = moves.i0;
+        let best = || {
+            st.hist
+                .best(moves.allow_pp)
+                .filter(|&(_, rare)| rare as usize * MAX_RARE_FRACTION <= n)
+        };
+        let (mask, space) = if moves.splits.is_empty() {
+            (None, None)
         } else {
             match spec {
-                MaskSpec::Off => None,
-                MaskSpec::Fixed(m) => Some(m),
-                MaskSpec::Auto if n < FIRST_CHOICE => None,
-                MaskSpec::Auto => st
-                    .hist
-                    .best(moves.allow_pp)
-                    .filter(|&(_, rare)| rare as usize * MAX_RARE_FRACTION <= n)
-                    .map(|(m, _)| m),
+                MaskSpec::Off => (None, None),
+                MaskSpec::Fixed(m) => (Some(m), Some(m)),
+                MaskSpec::Auto | MaskSpec::Sparse if n < FIRST_CHOICE => (None, None),
+                MaskSpec::Sparse => {
+                    let m = best().map(|(m, _)| m);
+                    (m, m)
+                }
+                MaskSpec::Auto => {
+                    let fraction = if sets_in_registers() {
+                        AUTO_RARE_FRACTION_IN_REGISTERS
+                    } else {
+                        AUTO_RARE_FRACTION
+                    };
+                    let found = best();
+                    let pays = found.filter(|&(_, rare)| rare as usize * fraction <= n);
+                    (pays.map(|(m, _)| m), found.map(|(m, _)| m))
+                }
             }
         };
         if mask != st.mask {
@@ -75,11 +110,27 @@ impl State {
             st.rare.clear();
             st.rare_x.clear();
             if let Some(m) = mask {
-                let i0 = moves.i0;
                 st.rare
                     .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
                 st.rare_x.extend(st.rare.iter().map(|&r| g[r].get()));
             }
+        }
+        if space != st.space || st.space == st.mask {
+            st.space = space;
+            st.space_rare.clear();
+            if let Some(m) = space.filter(|&m| Some(m) != mask) {
+                st.space_rare
+                    .extend((1..n).filter(|&r| m.is_rare(r, g[r].get(), i0)));
+            }
+        }
+    }
+
+    /// The rare positions n ≥ 1 under the sparse space reported.
+    pub(super) fn space_rare(&self) -> &[usize] {
+        if self.space == self.mask {
+            &self.rare
+        } else {
+            &self.space_rare
         }
     }
 
@@ -96,6 +147,9 @@ impl State {
             if st.rare.last() == Some(&n) {
                 st.rare.pop();
                 st.rare_x.pop();
+            }
+            if st.space_rare.last() == Some(&n) {
+                st.space_rare.pop();
             }
         }
         st.built = st.built.min(k);
