@@ -29,6 +29,11 @@ fn main() {
     }
     if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
         if let Some(p) = git(&["rev-parse", "--git-path", &r]) {
+            // A branch whose ref is packed (after `git gc`) gets its loose
+            // file back at the next commit: its folder sees that.
+            if let Some(dir) = std::path::Path::new(&p).parent() {
+                watch(dir.display().to_string());
+            }
             watch(p);
         }
     }
