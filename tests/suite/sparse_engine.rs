@@ -44,8 +44,18 @@ fn check_random_code(
 ) -> Result<(), TestCaseError> {
     let n = 5000;
     let want = reference(code, n);
-    let got = sparse(code, n, threads, MaskSpec::Auto);
+    let mut auto = Sparse::new(code, threads, MaskSpec::Auto).unwrap();
+    let got = compute(&mut auto, n);
     prop_assert_eq!(first_difference(&want, &got), None, "{}", code);
+    // The rare positions reported are those of the reported mask, by its
+    // definition, whatever mask the engine computed with.
+    if let Some(c) = auto.rare_class() {
+        let by_definition: Vec<u64> = (1..n)
+            .filter(|&i| c.is_rare(i as u64, got[i]))
+            .map(|i| i as u64)
+            .collect();
+        prop_assert_eq!(auto.rare_positions(), by_definition, "{}", code);
+    }
     let mut e = Sparse::new(code, 2, MaskSpec::Sparse).unwrap();
     e.defer_from(0, 0);
     prop_assert_eq!(

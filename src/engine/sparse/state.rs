@@ -105,6 +105,7 @@ impl State {
                 }
             }
         };
+        let before = (st.mask, st.space);
         if mask != st.mask {
             st.mask = mask;
             st.rare.clear();
@@ -115,7 +116,9 @@ impl State {
                 st.rare_x.extend(st.rare.iter().map(|&r| g[r].get()));
             }
         }
-        if space != st.space || st.space == st.mask {
+        // `space_rare` serves a space the engine does not compute with; a
+        // change of either can make it needed, or stale.
+        if (mask, space) != before {
             st.space = space;
             st.space_rare.clear();
             if let Some(m) = space.filter(|&m| Some(m) != mask) {
