@@ -132,6 +132,8 @@ pub fn run(
     if job.to == 0 {
         return Err(JobError::Empty.into());
     }
+    // Signals first: a Ctrl-C once the checkpoint file exists checkpoints.
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let w = window::open_or_new(
         &job.code,
         job.to,
@@ -142,7 +144,7 @@ pub fn run(
     )
     .map_err(report)?;
     say_if_done(&w);
-    print_windowed_run(w, how)
+    print_windowed_run(w, how, &stop)
 }
 
 /// `octal resume PATH` of a windowed run's checkpoint, with other sizes
@@ -157,13 +159,14 @@ pub fn resume(
     if to == Some(0) {
         return Err(JobError::Empty.into());
     }
+    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let mut w = Windowed::resume(path, to, threads).map_err(report)?;
     if let Some(sizes) = sizes {
         w.resize(sizes)
             .map_err(|e| input(format!("{}: {e}", path.display())))?;
     }
     say_if_done(&w);
-    print_windowed_run(w, how)
+    print_windowed_run(w, how, &stop)
 }
 
 /// Says when a windowed run has nothing left to do (a target below what
@@ -181,7 +184,11 @@ fn say_if_done(w: &Windowed) {
 
 /// Runs `w` to its end with progress, checkpoints and signals, then
 /// prints its summary (with the notation `notation` asks for).
-fn print_windowed_run(mut w: Windowed, how: How) -> Result<ExitCode> {
+fn print_windowed_run(
+    mut w: Windowed,
+    how: How,
+    stop: &std::sync::atomic::AtomicUsize,
+) -> Result<ExitCode> {
     let How {
         report: r,
         keep_going,
@@ -190,13 +197,12 @@ fn print_windowed_run(mut w: Windowed, how: How) -> Result<ExitCode> {
         grow_to,
     } = how;
     let every = store_opts.every()?;
-    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
     let bar = progress_bar(w.meta().to, r.quiet || r.json);
     let_grow(&mut w, grow_to, &bar);
     if let Some(bar) = &bar {
         bar.start_at(w.meta().done);
     }
-    let ending = w.run(!keep_going, every, Some(&stop), &mut |p| update(&bar, p));
+    let ending = w.run(!keep_going, every, Some(stop), &mut |p| update(&bar, p));
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
