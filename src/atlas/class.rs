@@ -117,7 +117,7 @@ fn header(b: &mut String, k: &Class<'_>) {
                 num(r.reach)
             );
         }
-        Status::Stopped { why } => {
+        Status::Stopped { why, .. } => {
             let _ = write!(
                 b,
                 "<span class=\"st stopped\">stopped</span> ({}) after {} values",

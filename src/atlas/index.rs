@@ -42,7 +42,7 @@ impl Entry {
             codes: row.member_codes(),
             status: row.status_word(),
             why: match &r.status {
-                crate::census::Status::Stopped { why } => Some(why.clone()),
+                crate::census::Status::Stopped { why, .. } => Some(why.clone()),
                 _ => None,
             },
             period: p.map(|p| p.period),

@@ -20,7 +20,14 @@ pub enum Status {
     /// Computed to its target without a proof.
     Open,
     /// Stopped before its target: by the time cap or the memory cap.
-    Stopped { why: String },
+    Stopped {
+        why: String,
+        /// The time cap, in seconds, when that stopped it: a census run
+        /// again with the same cap keeps the result rather than spend the
+        /// cap once more.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cap_seconds: Option<f64>,
+    },
 }
 
 /// What a census keeps of one code.

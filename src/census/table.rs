@@ -124,7 +124,7 @@ fn status_cells(status: &Status) -> [String; 5] {
             String::new(),
             String::new(),
         ],
-        Status::Stopped { why } => [
+        Status::Stopped { why, .. } => [
             format!("stopped: {why}"),
             String::new(),
             String::new(),

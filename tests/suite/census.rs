@@ -106,6 +106,45 @@ fn a_one_digit_census_is_proven_grouped_and_resumable() {
     );
 }
 
+/// A code stopped by the time cap keeps its result when the census runs
+/// again with the same cap (each run would otherwise spend the cap once
+/// more), and goes further when the cap is raised.
+#[test]
+fn a_stopped_code_is_run_again_only_with_a_new_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    // Officers (0.6) cannot reach 2^26 values in a tenth of a second.
+    let run = |seconds: &str| -> (Vec<serde_json::Value>, String) {
+        let out = octal()
+            .args(["census", "--digits", "1", "--prefix", "0", "--to", "2^26"])
+            .args(["--probe", "2^12", "--member-seconds", seconds, "--json"])
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let kept = dir.path().join("results").join("0.6.json");
+        (json_lines(&out), std::fs::read_to_string(kept).unwrap())
+    };
+    let officers = |rows: &[serde_json::Value]| -> (u64, serde_json::Value) {
+        let r = rows
+            .iter()
+            .find(|r| r["code"] == "0.6")
+            .expect("0.6 listed");
+        assert_eq!(r["status"], "stopped", "{r}");
+        (r["reach"].as_u64().unwrap(), r["cap_seconds"].clone())
+    };
+    let (rows, file) = run("0.1");
+    let (reach, cap) = officers(&rows);
+    assert!((1 << 12..1 << 26).contains(&reach), "{reach}");
+    assert_eq!(cap, serde_json::json!(0.1));
+    let (rows, again) = run("0.1");
+    assert_eq!(officers(&rows).0, reach);
+    assert_eq!(again, file, "the kept result was made again");
+    let (rows, _) = run("0.3");
+    let (further, cap) = officers(&rows);
+    assert!(further > reach, "{further} after {reach}");
+    assert_eq!(cap, serde_json::json!(0.3));
+}
+
 #[test]
 fn bad_census_arguments_are_bad_input() {
     for args in [

@@ -55,7 +55,8 @@ pub(super) fn members_to_check(
 }
 
 /// Runs one code to `to` (or uses its result `kept`, when that went as
-/// far) and keeps its result.
+/// far, or was stopped on the way by this same time cap) and keeps its
+/// result.
 pub(super) fn run_code(
     e: &census::Entry,
     to: u64,
@@ -64,9 +65,16 @@ pub(super) fn run_code(
     stop: &AtomicUsize,
     kept: Option<&CodeResult>,
 ) -> Result<CodeResult> {
-    if let Some(kept) =
-        kept.filter(|r| r.target >= to && !matches!(r.status, Status::Stopped { .. }))
-    {
+    // A stopped result is used when it still went as far as `to`, or
+    // when this same cap stopped it (a cap spent again would take it
+    // only a little further, and each run of the census further still).
+    let enough = |r: &CodeResult| match r.status {
+        Status::Stopped { cap_seconds, .. } => {
+            r.reach >= to || cap_seconds == Some(cap.as_secs_f64())
+        }
+        _ => true,
+    };
+    if let Some(kept) = kept.filter(|r| r.target >= to && enough(r)) {
         // The spellings are this census' (a census of more digits in the
         // same directory lists more of them).
         return Ok(CodeResult {
@@ -108,6 +116,7 @@ pub(super) fn run_code(
         None if reach >= to => Status::Open,
         None => Status::Stopped {
             why: format!("time cap of {} s", cap.as_secs_f64()),
+            cap_seconds: Some(cap.as_secs_f64()),
         },
     };
     let engine = summary.as_ref().map(|s| &s.engine);

@@ -197,10 +197,14 @@ impl Tasks<'_> {
                 preperiod: p.preperiod,
                 proven_at: p.proven_at,
             },
-            (None, Some(why)) => Status::Stopped { why },
+            (None, Some(why)) => Status::Stopped {
+                why,
+                cap_seconds: None,
+            },
             (None, None) if reach >= self.target => Status::Open,
             (None, None) => Status::Stopped {
                 why: "ended before its target".into(),
+                cap_seconds: None,
             },
         };
         // The sparse-space facts, from the values (as a run would give).
