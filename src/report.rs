@@ -139,6 +139,18 @@ fn period(s: &Summary) -> String {
             s.values.saturating_sub(a.preperiod)
         );
     }
+    if let Some(a) = &s.arithmetic_period {
+        let _ = write!(
+            l,
+            "; apparent arithmetic period {}, saltus {}: G(n + {}) = G(n) + {} for {} ≤ n < {}",
+            a.period,
+            a.saltus,
+            a.period,
+            a.saltus,
+            a.preperiod,
+            a.checked_to - a.period
+        );
+    }
     l
 }
 
@@ -239,6 +251,27 @@ mod tests {
                 "store s.octal (holds 100 values: nothing computed, the first 10 summarised)\n"
             ),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn an_arithmetic_period_is_said_as_apparent_with_its_range() {
+        // 0.8: G(n) = ⌊(n − 1)/3⌋ for n ≥ 1, so G(99) = 32.
+        let mut run = summary("0.8", 100, (32, 97), 3, 32);
+        run.read_back(None, None);
+        run.checksum = "ab".into();
+        run.arithmetic_period = Some(crate::period::ArithmeticPeriod {
+            period: 3,
+            preperiod: 1,
+            saltus: 1,
+            checked_to: 100,
+        });
+        let text = human(&run);
+        let line = text.lines().nth(2).expect("a period line");
+        assert_eq!(
+            line,
+            "no period found up to 100; apparent arithmetic period 3, saltus 1: \
+             G(n + 3) = G(n) + 1 for 1 ≤ n < 97"
         );
     }
 }

@@ -180,6 +180,22 @@ impl PySummary {
     fn target(&self) -> Option<u64> {
         self.s.target
     }
+    /// For a game beyond octal without a period: the arithmetic period
+    /// its values show, `{"period", "preperiod", "saltus", "checked_to"}`
+    /// (G(n + period) = G(n) + saltus for preperiod ≤ n < checked_to −
+    /// period; apparent, never proven); None otherwise.
+    #[getter]
+    fn arithmetic_period<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(a) = &self.s.arithmetic_period else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("period", a.period)?;
+        d.set_item("preperiod", a.preperiod)?;
+        d.set_item("saltus", a.saltus)?;
+        d.set_item("checked_to", a.checked_to)?;
+        Ok(Some(d))
+    }
     /// Which positions are rare: `{"mask": "0x1ee", "position_parity":
     /// False, "parity": 0, "rule": "..."}`; None without sparse space.
     #[getter]
@@ -325,7 +341,7 @@ pub fn read_back(o: &Opened) -> Result<Summary, Error> {
                 s.width(),
                 EngineInfo::default(),
             );
-            summary.set_period(&detector, s.view(0, cp.good));
+            summary.set_period(s.code(), &detector, s.view(0, cp.good));
             summary.store = Some(s.path().display().to_string());
             summary.read_back(Some(cp.engine.clone()), Some(cp.seconds));
             summary.target = Some(cp.target);
@@ -353,6 +369,13 @@ pub fn read_back(o: &Opened) -> Result<Summary, Error> {
                     summary.period_notation = style(Notation::Text);
                     summary.period_notation_latex = style(Notation::Latex);
                 }
+            }
+            if summary.period.is_none() && period::arithmetic::possible(f.code()) {
+                let all = o.read(0, f.count())?;
+                summary.arithmetic_period = match all.view(0, all.len()) {
+                    SeqRef::U16(v) => period::arithmetic::apparent(v),
+                    SeqRef::U32(v) => period::arithmetic::apparent(v),
+                };
             }
             summary.read_back(None, None);
             Ok(summary)

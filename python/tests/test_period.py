@@ -74,3 +74,17 @@ def test_values_that_are_not_the_game_prove_nothing():
     with pytest.warns(RuntimeWarning, match=r"G\(5\) = 4, not 5"):
         p = octal.period(g, ".77")
     assert (p.period, p.preperiod, p.proven) == (12, 71, False)
+
+
+def test_a_hexadecimal_game_shows_its_arithmetic_period(tmp_path):
+    # 0.8 (take one, leave three heaps): G(n) = (n - 1) // 3 for n >= 1,
+    # worked by hand, so G(n + 3) = G(n) + 1 from n = 1.
+    g = octal.values("0.8", 600)
+    assert list(g) == [0] + [(n - 1) // 3 for n in range(1, 600)]
+    want = {"period": 3, "preperiod": 1, "saltus": 1, "checked_to": 600}
+    assert octal.run("0.8", 600).arithmetic_period == want
+    store = tmp_path / "g.octal"
+    octal.run("0.8", 600, store=str(store))
+    assert octal.open(str(store)).summary.arithmetic_period == want
+    # Octal games cannot have one (Horrocks and Nowakowski, 2003).
+    assert octal.run("0.6", 600).arithmetic_period is None

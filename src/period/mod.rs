@@ -22,12 +22,15 @@
 //!   short period until it fails (dropped) or is proven.
 //!
 //! [`bound`] says what a period is and when it is proven, [`detector`]
-//! finds it, [`notation`](mod@notation) writes it down.
+//! finds it, [`notation`](mod@notation) writes it down; [`arithmetic`]
+//! finds the arithmetic periods of games beyond octal.
 
+pub mod arithmetic;
 pub mod bound;
 pub mod detector;
 pub mod notation;
 
+pub use arithmetic::ArithmeticPeriod;
 pub use bound::{Bound, Period};
 pub use detector::{Detector, SHORT, STEP, WINDOW};
 pub use notation::{notation, Notation};

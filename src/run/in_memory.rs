@@ -73,7 +73,7 @@ pub fn run_with(job: &Job, ctl: &mut Control) -> Result<Outcome, JobError> {
     )?;
     let seconds = start.elapsed().as_secs_f64();
     let mut summary = Summary::new(&job.code, &stats, seconds, seq.width(), engine.info());
-    summary.set_period(&detector, seq.view(0, seq.len()));
+    summary.set_period(&job.code, &detector, seq.view(0, seq.len()));
     summary.set_rare(&*engine, seq.view(0, seq.len()));
     Ok(Outcome {
         seq,

@@ -159,7 +159,7 @@ pub fn run_in_store(
     let fresh = fresh_engine(store, job, stats.values)?;
     let info = info_of_values(fresh.as_deref(), engine.info());
     let mut summary = Summary::new(&job.code, &stats, seconds, store.width(), info);
-    summary.set_period(&detector, store.view(0, stats.values));
+    summary.set_period(&job.code, &detector, store.view(0, stats.values));
     summary.set_rare(
         fresh.as_deref().unwrap_or(&*engine),
         store.view(0, stats.values),

@@ -7,7 +7,7 @@ use serde::{Serialize, Serializer};
 
 use crate::code::Code;
 use crate::engine::{Engine, EngineInfo, EngineKind, MaskSpec, RareClass};
-use crate::period::{self, Detector, Notation, Period};
+use crate::period::{self, arithmetic, ArithmeticPeriod, Detector, Notation, Period};
 use crate::seq::{Seq, SeqRef};
 use crate::stats::Stats;
 
@@ -124,6 +124,10 @@ pub struct Summary {
     pub apparent_period: Option<Period>,
     /// False when no period of this game can be proven at all.
     pub period_provable: bool,
+    /// Without a period (proven or apparent), for a game beyond octal:
+    /// the arithmetic period the values show, G(n + p) = G(n) + s for
+    /// every computed n ≥ i (apparent: nothing proves it goes on).
+    pub arithmetic_period: Option<ArithmeticPeriod>,
     /// The values up to the end of the first period in the lecture
     /// notes' nim-sequence notation, the period's ends dotted (U+0307),
     /// when at most 200 characters (see [`period::notation`]).
@@ -241,6 +245,7 @@ impl Summary {
             period: None,
             apparent_period: None,
             period_provable: true,
+            arithmetic_period: None,
             period_notation: None,
             period_notation_latex: None,
             rare_class: None,
@@ -278,11 +283,20 @@ impl Summary {
         }
     }
 
-    /// Fills in what `detector` found in `seq`.
-    pub fn set_period(&mut self, detector: &Detector, seq: SeqRef<'_>) {
+    /// Fills in what `detector` found in `seq`, the values G(0..) of
+    /// `code` (or, for a windowed run, its kept prefix), and the
+    /// arithmetic period `seq` shows, for a game that can have one.
+    pub fn set_period(&mut self, code: &Code, detector: &Detector, seq: SeqRef<'_>) {
         self.period = detector.proven();
         self.apparent_period = detector.apparent().filter(|_| self.period.is_none());
         self.period_provable = detector.can_prove();
+        let periodic = self.period.or(self.apparent_period).is_some();
+        self.arithmetic_period = (!periodic && arithmetic::possible(code))
+            .then(|| match seq {
+                SeqRef::U16(v) => arithmetic::apparent(v),
+                SeqRef::U32(v) => arithmetic::apparent(v),
+            })
+            .flatten();
         let notation = |style| {
             self.period
                 .or(self.apparent_period)
@@ -326,7 +340,7 @@ mod tests {
         let documented = "code values max_value first_max_at zeros zeros_from_1 \
             last_value checksum seconds values_per_second bytes_per_value engine \
             threads rare_mask rare_positions rare_positions_with_0 last_rare_at isa \
-            period apparent_period period_provable period_notation \
+            period apparent_period period_provable arithmetic_period period_notation \
             period_notation_latex rare_class rare_list rare_list_complete";
         assert_eq!(keys(&s), documented.split_whitespace().collect::<Vec<_>>());
         let json = serde_json::to_value(&s).expect("serialises");

@@ -645,7 +645,7 @@ impl Windowed {
         let mut s = Summary::new(&self.code, &m.stats, m.seconds, 2, self.engine.info());
         let [(_, prefix), _] = m.kept_ranges();
         let g = &self.ring.slice(prefix as usize)[..];
-        s.set_period(&m.detector, crate::seq::SeqRef::U16(g));
+        s.set_period(&self.code, &m.detector, crate::seq::SeqRef::U16(g));
         // Every rare position lies in the kept prefix.
         s.set_rare(&self.engine, crate::seq::SeqRef::U16(g));
         WindowSummary {

@@ -10,6 +10,7 @@ mod common;
 
 mod answers;
 mod architecture;
+mod arithmetic;
 mod atlas;
 mod census;
 mod certify;

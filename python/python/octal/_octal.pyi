@@ -5,7 +5,7 @@ already checked and shaped by it.
 """
 
 import os
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -127,6 +127,9 @@ class Summary:
     proven: bool
     apparent_period: Optional[Period]
     period_provable: bool
+    #: games beyond octal: ``{"period", "preperiod", "saltus", "checked_to"}``
+    #: when G(n + period) = G(n) + saltus over the values (apparent only)
+    arithmetic_period: Optional[Dict[str, int]]
     period_notation: Optional[str]
     period_notation_latex: Optional[str]
     store: Optional[str]

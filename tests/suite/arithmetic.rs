@@ -1,0 +1,120 @@
+//! Arithmetic periods, G(n + p) = G(n) + s: games whose values are known
+//! by hand, checked against the reference engine; a published-style
+//! apparent one that breaks; and none in octal games (Horrocks and
+//! Nowakowski, 2003).
+
+use octal::engine::Reference;
+use octal::period::arithmetic;
+
+use crate::common::octal;
+
+fn reference(code: &str, n: usize) -> Vec<u32> {
+    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
+}
+
+fn json_of(code: &str, to: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = octal()
+        .args(["run", code, "--to", to, "--json", "--store"])
+        .arg(dir.path().join("g.octal"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// (period, preperiod, saltus) of a summary's arithmetic period.
+fn triple(j: &serde_json::Value) -> Option<(u64, u64, u64)> {
+    let a = &j["arithmetic_period"];
+    (!a.is_null()).then(|| {
+        let f = |k: &str| a[k].as_u64().unwrap();
+        (f("period"), f("preperiod"), f("saltus"))
+    })
+}
+
+/// Whether G(n + p) = G(n) + s for every n in `range` (within `g`).
+fn holds(g: &[u32], (p, s): (usize, u32), range: std::ops::Range<usize>) -> bool {
+    range
+        .filter(|n| n + p < g.len())
+        .all(|n| g[n + p] == g[n] + s)
+}
+
+#[test]
+fn games_solved_by_hand_show_their_arithmetic_period() {
+    // Worked by hand: in 0.8 (take one, leave three heaps) G(n) = ⌊(n−1)/3⌋
+    // for n ≥ 1; in 8.0 (split into three) ⌊(n−1)/2⌋; in 0.AA (take one or
+    // two, leave one or three heaps) n − 1; in 0.FF n (nim's values).
+    type Formula = fn(u32) -> u32;
+    let games: [(&str, Formula, (u64, u64, u64)); 4] = [
+        ("0.8", |n| n.saturating_sub(1) / 3, (3, 1, 1)),
+        ("8.0", |n| n.saturating_sub(1) / 2, (2, 1, 1)),
+        ("0.AA", |n| n.saturating_sub(1), (1, 1, 1)),
+        ("0.FF", |n| n, (1, 0, 1)),
+    ];
+    for (code, formula, want) in games {
+        let g = reference(code, 2000);
+        for (n, &v) in g.iter().enumerate() {
+            assert_eq!(v, formula(n as u32), "{code}: G({n})");
+        }
+        let j = json_of(code, "2000");
+        assert_eq!(triple(&j), Some(want), "{code}");
+        assert_eq!(j["arithmetic_period"]["checked_to"], 2000, "{code}");
+        assert!(j["period"].is_null() && j["apparent_period"].is_null());
+    }
+    // The text says it, as apparent.
+    let dir = tempfile::tempdir().unwrap();
+    let out = octal()
+        .args(["run", "0.8", "--to", "300", "--store"])
+        .arg(dir.path().join("g.octal"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "apparent arithmetic period 3, saltus 1: G(n + 3) = G(n) + 1 for 1 ≤ n < 297"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_apparent_arithmetic_period_can_break() {
+    // 0.F6: G(n + 43) = G(n) + 32 from n = 604 over the first 1,600 values
+    // (and not from 603), then no longer (the reference engine's values).
+    let g = reference("0.F6", 3000);
+    assert!(holds(&g[..1600], (43, 32), 604..1600));
+    assert!(!holds(&g[..1600], (43, 32), 603..604));
+    assert!(!holds(&g, (43, 32), 604..3000));
+    assert_eq!(triple(&json_of("0.F6", "1600")), Some((43, 604, 32)));
+    assert_eq!(triple(&json_of("0.F6", "3000")), None);
+}
+
+#[test]
+fn periodic_hexadecimal_games_report_no_arithmetic_period() {
+    // 0.B1's values are bounded (the notes in docs/arithmetic.md); a
+    // saltus of 0 is an ordinary period.
+    let g = reference("0.B1", 2000);
+    assert!(g.iter().all(|&v| v < 64));
+    assert_eq!(triple(&json_of("0.B1", "2000")), None);
+}
+
+#[test]
+fn no_octal_game_of_up_to_three_digits_is_arithmetic_periodic() {
+    // Horrocks and Nowakowski (2003): finite octal games are not
+    // arithmetic periodic, so runs do not look; their values show none.
+    assert!(!arithmetic::possible(&"0.6".parse().unwrap()));
+    assert!(arithmetic::possible(&"0.8".parse().unwrap()));
+    assert!(arithmetic::possible(&"4.0u".parse().unwrap()));
+    for d0 in [0u8, 4] {
+        for rest in 0..512u32 {
+            let digits = [(rest >> 6) as u8, (rest >> 3 & 7) as u8, (rest & 7) as u8];
+            let code = format!("{d0}.{}{}{}", digits[0], digits[1], digits[2]);
+            let g = reference(&code, 1 << 11);
+            assert_eq!(arithmetic::apparent(&g), None, "{code}");
+        }
+    }
+}
