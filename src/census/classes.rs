@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::code::Code;
 use crate::compare::{Comparison, Outcome, Side};
 use crate::period::Period;
 
@@ -52,6 +53,31 @@ pub struct Relation {
 
 /// Written as `octal compare` writes it (census rows state shifts alike).
 pub use crate::compare::shifted_equation;
+
+/// The largest j at which codes `a` and `b` differ, when they differ only
+/// in taking all of a heap (bit 1 of digit j); None when they differ in
+/// any other move, or not at all.
+///
+/// Taking all of j beans applies to a heap of exactly j, so a heap n that
+/// is no such j has the same moves in both games, and its value is the
+/// same once the smaller heaps' are. Hence two such sequences that agree
+/// on every n ≤ j agree for every n: a proof that needs no period.
+pub fn take_all_difference(a: &Code, b: &Code) -> Option<usize> {
+    if a.unequal_splits() != b.unequal_splits() {
+        return None;
+    }
+    let (da, db) = (a.digits(), b.digits());
+    let digit = |d: &[u8], j: usize| d.get(j).copied().unwrap_or(0);
+    let mut last = None;
+    for j in 0..da.len().max(db.len()) {
+        match digit(da, j) ^ digit(db, j) {
+            0 => {}
+            1 if j >= 1 => last = Some(j),
+            _ => return None,
+        }
+    }
+    last
+}
 
 /// The shift of every code against its class' first code, composed along
 /// `links`: G_i(n) = G_first(n + shift[i]).

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::census::classes::{shifted_equation, Equivalences, SIGNATURE};
+use crate::census::classes::{shifted_equation, take_all_difference, Equivalences, SIGNATURE};
 use crate::census::result::{CodeResult, Status};
 use crate::certificate::CheckRow;
 use crate::compare::Outcome;
@@ -148,6 +148,16 @@ fn or_none(text: String) -> String {
     }
 }
 
+/// How a census proves that two codes agree for every n, said once at
+/// the top of `equivalences.md`.
+const HOW_CLASSES_ARISE: &str = "## How agreement is proven\n\n\
+- Spellings of one game (trailing zeros: `0.60` is `0.6`) are one row, run once.\n\
+- Two proven periodic games agree for every n when they agree from the later preperiod on over the sum of their periods.\n\
+- Two codes that differ only in taking all of a heap (bit 1 of digit j) agree for every n once they agree on every n ≤ j: \
+taking all of j beans applies to a heap of exactly j, so every other heap has the same moves in both games. \
+No period is needed; such members of open classes say so.\n\
+- Any other agreement is checked as far as both games were computed: `for n < N`.\n";
+
 impl Table<'_> {
     /// The classes, each as its codes (the first is the representative).
     pub fn classes(&self) -> Vec<Vec<usize>> {
@@ -169,17 +179,29 @@ impl Table<'_> {
         // A negative shift is written from the first code's side, whose n
         // is the member's n − |shift|.
         let own_n = |to: u64| to.saturating_sub(rel.shift.min(0).unsigned_abs());
+        // Codes that differ only in taking all of a heap of j are equal
+        // for every n once they agree beyond the largest such j.
+        let take_all = match (rel.shift, rel.outcome, code.parse(), first.parse()) {
+            (0, Outcome::EqualTo { to }, Ok(a), Ok(b)) => {
+                take_all_difference(&a, &b).filter(|&j| (j as u64) < to)
+            }
+            _ => None,
+        };
         let below = match rel.outcome {
             Outcome::EqualForever { .. } => None,
+            _ if take_all.is_some() => None,
             Outcome::EqualTo { to } => Some(own_n(to)),
             Outcome::Differ { at, .. } => Some(own_n(at)),
         };
-        let extent = match (rel.outcome, below) {
-            (Outcome::Differ { at, .. }, _) => {
+        let extent = match (rel.outcome, below, take_all) {
+            (Outcome::Differ { at, .. }, _, _) => {
                 format!("for n < {} only: differ at n = {at}", own_n(at))
             }
-            (_, None) => "for every n".into(),
-            (_, Some(b)) => format!("for n < {b}"),
+            (_, None, Some(j)) => {
+                format!("for every n: they differ only in taking all of a heap of at most {j}")
+            }
+            (_, None, None) => "for every n".into(),
+            (_, Some(b), _) => format!("for n < {b}"),
         };
         Some((equation, extent, below))
     }
@@ -379,7 +401,7 @@ impl Table<'_> {
     /// class reached), the links that found them, then the near misses.
     pub fn equivalences_markdown(&self) -> String {
         let mut out = format!(
-            "# Equivalences\n\n{}\n\nCodes whose sequences agree, exactly or shifted: G_code(n) = G_first(n+k) against the class' first code, the shift composed along the links below and then checked directly.\n\n## Classes\n\n",
+            "# Equivalences\n\n{}\n\nCodes whose sequences agree, exactly or shifted: G_code(n) = G_first(n+k) against the class' first code, the shift composed along the links below and then checked directly.\n\n{HOW_CLASSES_ARISE}\n## Classes\n\n",
             self.provenance.line()
         );
         let mut classes = String::new();

@@ -145,6 +145,38 @@ fn a_stopped_code_is_run_again_only_with_a_new_cap() {
     assert_eq!(cap, serde_json::json!(0.3));
 }
 
+/// Codes that differ only in taking all of a heap of j agree for every n
+/// once they agree up to j: checked against the reference engine on every
+/// such pair of two-digit codes, far past j.
+#[test]
+fn codes_that_differ_only_in_taking_all_agree_once_they_agree_up_to_it() {
+    use octal::census::classes::take_all_difference;
+    let code = |s: &str| -> octal::Code { s.parse().unwrap() };
+    assert_eq!(take_all_difference(&code("0.6"), &code("0.61")), Some(2));
+    assert_eq!(take_all_difference(&code("0.7"), &code("0.6")), Some(1));
+    assert_eq!(take_all_difference(&code("0.137"), &code("0.136")), Some(3));
+    assert_eq!(take_all_difference(&code("0.6"), &code("0.62")), None);
+    assert_eq!(take_all_difference(&code("0.6"), &code("0.6")), None);
+    assert_eq!(take_all_difference(&code("4.1"), &code("0.1")), None);
+    let codes: Vec<String> = (0..64)
+        .flat_map(|d| ["0", "4"].map(|p| format!("{p}.{}{}", d / 8, d % 8)))
+        .collect();
+    let values: Vec<Vec<u32>> = codes.iter().map(|c| reference(c, 3000)).collect();
+    let mut proven = 0;
+    for a in 0..codes.len() {
+        for b in a + 1..codes.len() {
+            let Some(j) = take_all_difference(&code(&codes[a]), &code(&codes[b])) else {
+                continue;
+            };
+            if values[a][..=j] == values[b][..=j] {
+                assert_eq!(values[a], values[b], "{} and {}", codes[a], codes[b]);
+                proven += 1;
+            }
+        }
+    }
+    assert!(proven >= 20, "{proven} pairs");
+}
+
 #[test]
 fn bad_census_arguments_are_bad_input() {
     for args in [
