@@ -40,6 +40,18 @@ pub(crate) fn as_u16<'a, V: Value>(lo: &'a [V], hi: &'a [V]) -> Option<(&'a [u16
     }
 }
 
+/// Witness sets of at most this many values are struck by comparing each
+/// XOR with each value (the AVX2 path's `strike_few`, which the AVX-512
+/// levels take too): cheaper than a table lookup a lane, which costs the
+/// same whatever the set holds (docs/performance.md).
+pub(crate) const FEW_VALUES: usize = 4;
+
+/// Whether `set` holds at most [`FEW_VALUES`] values.
+#[inline]
+pub(crate) fn has_few_values(set: &[u64]) -> bool {
+    set.iter().map(|w| w.count_ones()).sum::<u32>() as usize <= FEW_VALUES
+}
+
 /// The values of a bitset (value `v` is bit `v % 64` of word `v / 64`), in
 /// increasing order.
 #[inline]

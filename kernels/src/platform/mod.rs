@@ -5,7 +5,8 @@
 //! `crate::arch`, and know nothing of one another or of this module.
 //!
 //! What a level runs, in short: AVX2 and both AVX-512 levels share the
-//! AVX2 pair flags, mex scan and `pairs_hit`; AVX-512 without VBMI runs
+//! AVX2 pair flags, mex scan, `pairs_hit` and the strike of witness sets
+//! of a few values; AVX-512 without VBMI runs
 //! the AVX2 code wherever the AVX-512 form needs the byte permutes (the
 //! diagonal's sets in registers, the checked runs' low bytes); NEON has
 //! its own form of each but `pairs_hit`; the portable level runs
@@ -18,7 +19,7 @@ use crate::arch::aarch64::neon;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::{avx2, avx512};
 use crate::generic::rows::Check;
-use crate::generic::{as_u16, HIT_CANDIDATES, SIMD_WORDS};
+use crate::generic::{as_u16, has_few_values, HIT_CANDIDATES, SIMD_WORDS};
 use crate::portable;
 use crate::value::Value;
 use isa::Level;
@@ -34,6 +35,15 @@ pub const REGISTER_SET_MAX: usize = 16384;
 pub(crate) fn strike_xors<V: Value>(level: Level, set: &mut [u64], lo: &[V], hi: &[V]) -> bool {
     if let Some((lo, hi)) = as_u16(lo, hi).filter(|_| set.len() <= SIMD_WORDS) {
         match level {
+            #[cfg(target_arch = "x86_64")]
+            // A few values are struck faster by the AVX2 compares than
+            // by AVX-512's table of the set, a permute a step whatever it
+            // holds (`.16`'s sets: docs/performance.md).
+            Level::Avx512 | Level::Avx512Vbmi if has_few_values(set) => {
+                // SAFETY: the host has the avx2 features (which the avx512
+                // levels imply); set.len() <= SIMD_WORDS.
+                return unsafe { avx2::witness::strike_xors_u16(set, lo, hi) };
+            }
             #[cfg(target_arch = "x86_64")]
             Level::Avx512 | Level::Avx512Vbmi => {
                 // SAFETY: the host has the avx512 features (the level);

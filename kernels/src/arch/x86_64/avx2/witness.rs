@@ -19,7 +19,7 @@ use crate::generic::members;
 /// compares (from the start, or once the tables have struck the rest);
 /// larger ones go through the tables, their hits taken lane by lane
 /// through memory.
-const FEW: usize = 4;
+const FEW: usize = crate::generic::FEW_VALUES;
 
 /// See [`crate::witness::strike_xors`]; `set.len() ≤ 16`.
 ///
