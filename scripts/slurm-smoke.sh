@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Proves `octal family --slurm` on a real Slurm: installs Debian's slurm-wlm
-# and munge, configures a one-node cluster on localhost, submits a small
-# Cookie Cutter family as a job array, requeues one running task midway,
-# waits, collects, and checks that the table equals a local `octal family`
-# run (every column but the timings).
+# Proves `octal family --slurm` and `octal census --slurm` on a real Slurm:
+# installs Debian's slurm-wlm and munge, configures a one-node cluster on
+# localhost, submits a small Cookie Cutter family as a job array, requeues
+# one running task midway, waits, collects, and checks that the table
+# equals a local `octal family` run (every column but the timings); then
+# submits the two-digit census (one task a class still open after the
+# probe), collects it, and checks that its classes equal a local census
+# with --member-budget 0 (every field but the timings).
 #
 # Needs root (it writes /etc/slurm and starts the daemons). Not part of
 # .ci/run. Usage: scripts/slurm-smoke.sh [K-RANGE] [VALUES]
@@ -121,5 +124,33 @@ if diff <(strip "$work/fam/family.csv") <(strip "$work/local/family.csv"); then
   say "PASS: the cluster's table equals the local table ($(($(wc -l <"$work/local/family.csv") - 1)) members, task $requeued requeued)"
 else
   say "FAIL: the tables differ"
+  exit 1
+fi
+
+census=(census --digits 2 --to 8192 --probe 1024)
+say "the two-digit census as a job array (one task a class still open)"
+"$octal" "${census[@]}" --slurm "$work/census" --quiet >/dev/null
+tasks=$(grep -c '"index"' "$work/census/manifest.json")
+job=$(sbatch --parsable "$work/census/family.sbatch")
+echo "job $job: $tasks tasks"
+for _ in $(seq 3600); do
+  [ -z "$(squeue -h -j "$job" -o %i)" ] && break
+  sleep 1
+done
+squeue -h -j "$job" | grep . && { echo "the census array did not finish"; exit 1; }
+"$octal" "${census[@]}" --collect "$work/census" --quiet >/dev/null
+"$octal" "${census[@]}" --member-budget 0 --out "$work/census-local" --quiet >/dev/null
+classes() { # the classes of a census.jsonl, without timings or provenance
+  python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    row = json.loads(line)
+    if "code" in row:
+        row.pop("seconds", None); row.pop("checked", None)
+        print(json.dumps(row, sort_keys=True))' "$1"
+}
+if diff <(classes "$work/census/census.jsonl") <(classes "$work/census-local/census.jsonl") >/dev/null; then
+  say "PASS: the cluster's census equals the local census ($(classes "$work/census-local/census.jsonl" | wc -l) classes, $tasks tasks)"
+else
+  say "FAIL: the censuses differ"
   exit 1
 fi

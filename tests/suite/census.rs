@@ -253,13 +253,15 @@ fn the_committed_census_agrees_with_published_periods() {
     assert!(eq.contains("`0.36` and `0.161` (shift 0): first differ at n = 519"));
 }
 
-/// A census as a Slurm job array: prepared, its tasks run as Slurm would
-/// run them, collected into the same classes as a local census.
+/// A census as a Slurm job array: every game probed here and grouped, one
+/// task a class still open, its tasks run as Slurm would run them, and
+/// collected into the same table as a local census whose members stop at
+/// the probe.
 #[test]
-fn a_census_runs_as_a_slurm_array_and_collects_into_the_same_table() {
+fn a_census_runs_as_a_slurm_array_of_its_open_classes_and_collects_into_the_same_table() {
     let dir = tempfile::tempdir().unwrap();
     let (local, array) = (dir.path().join("local"), dir.path().join("array"));
-    let args = ["census", "--digits", "1", "--to", "2^12", "--probe", "2^12"];
+    let args = ["census", "--digits", "2", "--to", "8192", "--probe", "1024"];
     let prepared = octal()
         .args(args)
         .arg("--slurm")
@@ -272,7 +274,15 @@ fn a_census_runs_as_a_slurm_array_and_collects_into_the_same_table() {
         String::from_utf8_lossy(&prepared.stderr)
     );
     assert!(array.join("family.sbatch").is_file());
-    for i in 0..16 {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(array.join("manifest.json")).unwrap()).unwrap();
+    let tasks: Vec<String> = manifest["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["code"].as_str().unwrap().to_string())
+        .collect();
+    for i in 0..tasks.len() {
         let task = octal()
             .args(["family", "member", "--quiet", "--index", &i.to_string()])
             .arg(&array)
@@ -295,22 +305,40 @@ fn a_census_runs_as_a_slurm_array_and_collects_into_the_same_table() {
     let here = json_lines(
         &octal()
             .args(args)
-            .args(["--json", "--out"])
+            .args(["--member-budget", "0", "--json", "--out"])
             .arg(&local)
             .output()
             .unwrap(),
     );
-    let facts = |rows: &[serde_json::Value]| -> Vec<(String, String, String, String)> {
+    // One task a class still open after the probe (open at the end, or
+    // proven only past the probe): its first code.
+    let mut open: Vec<String> = here
+        .iter()
+        .filter(|r| r["status"] != "periodic" || r["proven_at"].as_u64().unwrap() > 1024)
+        .map(|r| r["code"].as_str().unwrap().to_string())
+        .collect();
+    let mut asked = tasks.clone();
+    open.sort();
+    asked.sort();
+    assert_eq!(asked, open);
+    assert!(tasks.contains(&"0.6".to_string()), "{tasks:?}");
+    let facts = |rows: &[serde_json::Value]| -> Vec<(String, String, String, String, String)> {
         rows.iter()
             .map(|r| {
                 let f = |k: &str| r[k].to_string();
-                (f("code"), f("status"), f("period"), f("members"))
+                (
+                    f("code"),
+                    f("status"),
+                    f("period"),
+                    f("reach"),
+                    f("members"),
+                )
             })
             .collect()
     };
     assert_eq!(facts(&collected), facts(&here));
-    // A task that never ran (no result, no store): exit 3, and its game
-    // is listed as stopped.
+    // A task that never ran (no result, no store): exit 3, and its class
+    // is listed as stopped at the probe.
     std::fs::remove_file(array.join("results").join("3.json")).unwrap();
     std::fs::remove_file(octal::slurm::store_path(&array, 3)).unwrap();
     let out = octal()
@@ -321,5 +349,10 @@ fn a_census_runs_as_a_slurm_array_and_collects_into_the_same_table() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     let csv = std::fs::read_to_string(array.join("census.csv")).unwrap();
-    assert!(csv.contains("unfinished Slurm task"), "{csv}");
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with(&format!("{},", tasks[3])))
+        .unwrap();
+    assert!(row.contains("unfinished Slurm task"), "{row}");
+    assert!(row.contains(",1024,"), "the probe's reach: {row}");
 }

@@ -382,8 +382,15 @@ fn job_scripts_hold_no_line_of_the_users() {
     let dir = cwd.join("a census 'dir' $x");
     let out = octal()
         .args([
-            "census", "--digits", "1", "--to", "2^10", "--quiet", "--slurm",
+            "census",
+            "--digits",
+            "1",
+            "--to",
+            "2^10",
+            "--probe",
+            SLURM_PROBE,
         ])
+        .args(["--quiet", "--slurm"])
         .arg(&dir)
         .current_dir(cwd)
         .output()
@@ -718,17 +725,33 @@ fn a_damaged_census_directory_is_refused_or_recomputed() {
     t.done();
 }
 
+/// The probe of the one-digit censuses prepared as Slurm arrays here: it
+/// leaves [`TASKS`] classes open, `0.4`, `0.6`, `4.4` and `4.6`.
+const SLURM_PROBE: &str = "2^5";
+/// Tasks of those arrays (one a class still open after the probe).
+const TASKS: usize = 4;
+/// The task of `0.6` (open at 2^12) in those arrays.
+const OFFICERS_TASK: usize = 1;
+
 /// The census of `dir` prepared as a Slurm array with every task run.
 fn slurm_census(dir: &Path) {
     let out = octal()
         .args([
-            "census", "--digits", "1", "--to", "2^12", "--quiet", "--slurm",
+            "census",
+            "--digits",
+            "1",
+            "--to",
+            "2^12",
+            "--probe",
+            SLURM_PROBE,
+            "--quiet",
+            "--slurm",
         ])
         .arg(dir)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for i in 0..16 {
+    for i in 0..TASKS {
         let task = octal()
             .args(["family", "member", "--quiet", "--index", &i.to_string()])
             .arg(dir)
@@ -746,6 +769,8 @@ fn collect(dir: &Path) -> Output {
             "1",
             "--to",
             "2^12",
+            "--probe",
+            SLURM_PROBE,
             "--quiet",
             "--collect",
         ])
@@ -762,11 +787,11 @@ fn a_slurm_census_with_a_damaged_store_is_not_collected() {
     let out = collect(&base);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let want = tables(&base).unwrap();
-    // Task 6 is 0.6 (open), task 4 is 0.4 (periodic).
+    // Task 1 is 0.6 (open), task 0 is 0.4 (periodic).
     let mut t = Tally::new("census --collect with a finished task's store damaged");
     // The damage to stores (a task's result is its own, unchecked file).
     for kind in &DAMAGE[3..] {
-        for (task, other) in [("6", "4"), ("4", "6")] {
+        for (task, other) in [("1", "0"), ("0", "1")] {
             let dir = tmp.path().join(format!("{kind}-{task}"));
             slurm_census(&dir);
             damage(&dir, kind, task, other);
@@ -847,7 +872,7 @@ fn random_results_files_never_give_other_tables() {
     slurm_census(&array);
     let out = collect(&array);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let files: Vec<PathBuf> = ["6", "4", "2", "12"]
+    let files: Vec<PathBuf> = ["1", "0", "2", "3"]
         .iter()
         .map(|c| result(&array, c))
         .collect();
@@ -866,7 +891,16 @@ fn random_results_files_never_give_other_tables() {
 /// tasks `tasks` run.
 fn slurm_census_to(dir: &Path, to: &str, tasks: &[usize]) {
     let out = octal()
-        .args(["census", "--digits", "1", "--to", to, "--quiet", "--slurm"])
+        .args([
+            "census",
+            "--digits",
+            "1",
+            "--to",
+            to,
+            "--probe",
+            SLURM_PROBE,
+        ])
+        .args(["--quiet", "--slurm"])
         .arg(dir)
         .output()
         .unwrap();
@@ -899,6 +933,8 @@ fn collect_to(dir: &Path, to: &str) -> Output {
             "--quiet",
             "--to",
             to,
+            "--probe",
+            SLURM_PROBE,
             "--collect",
         ])
         .arg(dir)
@@ -937,7 +973,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// A job array to 2^12 in `dir`, every task run and collected: its tables.
 fn collected(dir: &Path) -> Vec<String> {
-    slurm_census_to(dir, "2^12", &(0..16).collect::<Vec<_>>());
+    slurm_census_to(dir, "2^12", &(0..TASKS).collect::<Vec<_>>());
     let out = collect_to(dir, "2^12");
     assert!(out.status.success(), "{}", text(&out.stderr));
     tables(dir).unwrap()
@@ -950,18 +986,20 @@ fn a_collect_takes_nothing_of_another_census() {
     let tmp = tempfile::tempdir().unwrap();
     let base = tmp.path().join("base");
     let want = collected(&base);
-    // Task 6 is 0.6 (open at 2^12), run to 2^13 in another array.
+    // 0.6 (open at 2^12), run to 2^13 in another array.
     let wider = tmp.path().join("wider");
-    slurm_census_to(&wider, "2^13", &[6]);
+    let six = OFFICERS_TASK;
+    slurm_census_to(&wider, "2^13", &[six]);
     let mut t = Tally::new("census --collect of another census' task or --to");
     let dir = tmp.path().join("mixed");
     copy_dir(&base, &dir);
-    std::fs::copy(wider.join("results/6.json"), dir.join("results/6.json")).unwrap();
-    copy_sparse(&wider.join("stores/6.octal"), &dir.join("stores/6.octal"));
+    let (result, store) = (format!("results/{six}.json"), format!("stores/{six}.octal"));
+    std::fs::copy(wider.join(&result), dir.join(&result)).unwrap();
+    copy_sparse(&wider.join(&store), &dir.join(&store));
     let out = collect_to(&dir, "2^12");
     t.check(
         refused_unchanged(&out, &dir, &want).and_then(|()| says(&out, "beyond --to 4096")),
-        || "task 6's result and store from a census to 2^13".into(),
+        || "0.6's task's result and store from a census to 2^13".into(),
     );
     for to in ["2^13", "2^11", "4097"] {
         let out = collect_to(&base, to);
@@ -1060,7 +1098,16 @@ fn a_linked_subdirectory_is_never_followed() {
         std::fs::create_dir_all(&dir).unwrap();
         std::os::unix::fs::symlink(&victim, dir.join(sub)).unwrap();
         let out = octal()
-            .args(["census", "--digits", "1", "--to", TO, "--quiet", "--slurm"])
+            .args([
+                "census",
+                "--digits",
+                "1",
+                "--to",
+                TO,
+                "--probe",
+                SLURM_PROBE,
+            ])
+            .args(["--quiet", "--slurm"])
             .arg(&dir)
             .output()
             .unwrap();
@@ -1118,7 +1165,7 @@ fn a_census_in_use_is_refused_at_once() {
         "census --out once free".into()
     });
     let array = tmp.path().join("array");
-    slurm_census_to(&array, TO, &(0..16).collect::<Vec<_>>());
+    slurm_census_to(&array, TO, &(0..TASKS).collect::<Vec<_>>());
     let lock = PathLock::acquire(&array.join("census")).unwrap();
     t.check(in_use(&collect_to(&array, TO)), || {
         "census --collect".into()
@@ -1200,10 +1247,10 @@ fn a_killed_census_leaves_nothing_behind() {
     );
     drop(held);
     let array = tmp.path().join("array");
-    slurm_census_to(&array, TO, &(0..16).collect::<Vec<_>>());
+    slurm_census_to(&array, TO, &(0..TASKS).collect::<Vec<_>>());
     assert!(collect_to(&array, TO).status.success());
     let want = tables(&array).unwrap();
-    for task in ["6", "4"] {
+    for task in ["1", "3"] {
         let files = leave(&array, &format!("{task}.octal"), &format!("{task}.json"));
         t.check(
             swept(&collect_to(&array, TO), &files, &array, &want),

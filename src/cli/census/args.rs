@@ -86,13 +86,13 @@ pub(super) fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
         "octal census --digits {} --prefix {prefix} --to {to}",
         args.digits
     );
+    let probe =
+        parse_to("probe", &args.probe).map_or(args.probe.clone(), |p| p.min(to).to_string());
     match &args.collect {
-        Some(_) => command += " --collect DIR",
+        Some(_) => command += &format!(" --probe {probe} --collect DIR"),
         None => {
             command += &format!(
-                " --probe {} --member-seconds {}{} --check-minutes {} --jobs {}",
-                parse_to("probe", &args.probe)
-                    .map_or(args.probe.clone(), |p| p.min(to).to_string()),
+                " --probe {probe} --member-seconds {}{} --check-minutes {} --jobs {}",
                 args.member_seconds,
                 args.member_budget
                     .map_or(String::new(), |f| format!(" --member-budget {f}")),

@@ -45,56 +45,15 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     if let Some(dir) = &args.collect {
         return collect(&args, &entries, to, dir);
     }
-    let cap = Duration::try_from_secs_f64(args.member_seconds)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| input("--member-seconds must be a positive number of seconds"))?;
-    let jobs = threads(args.jobs)?;
-    // At worst every code runs into its cap twice (probe and extension).
-    let worst = 2.0 * entries.len() as f64 * cap.as_secs_f64() / jobs as f64;
-    if worst > 4.0 * 3600.0 && !args.quiet {
-        eprintln!(
-            "octal: {} games at up to {} s each on {jobs} jobs: at most {:.0} h here (most end far sooner); \
-             on a cluster, `octal census --digits {} --prefix {} --to N --slurm DIR`",
-            entries.len(),
-            cap.as_secs_f64(),
-            worst / 3600.0,
-            args.digits,
-            args.prefix
-        );
+    if !args.member_budget.is_none_or(|f| f >= 0.0 && f.is_finite()) {
+        return Err(input("--member-budget must be a number of 0 or more"));
     }
     let dir = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
-    // One census at a time in a directory; what a killed one left goes.
-    let _lock = prepare_dir(&dir, &entries)?;
-    let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
-    let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
-    let bar = show.then(|| progress_bar(entries.len()));
+    let (_lock, batch) = Batch::new(&args, &entries, &dir, to)?;
     let probe = parse_to("probe", &args.probe)?.min(to);
-    // What the directory holds, checked before anything runs: a result is
-    // used only with the values it was made from.
-    let kept: Vec<Option<CodeResult>> = entries
-        .iter()
-        .map(|e| inspect(e, &dir, to))
-        .collect::<Result<_>>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .ok();
-    if !args.member_budget.is_none_or(|f| f >= 0.0 && f.is_finite()) {
-        return Err(input("--member-budget must be a number of 0 or more"));
-    }
-    let batch = Batch {
-        entries: &entries,
-        cap,
-        dir: &dir,
-        stop: &stop,
-        kept: &kept,
-        pool,
-        bar,
-    };
     let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&dir, &e.code)).collect();
     let results = match batch.rounds(probe, to, args.member_budget, &stores)? {
         Ok(results) => results,
@@ -135,14 +94,67 @@ struct Batch<'a> {
     /// Each code's time cap.
     cap: Duration,
     dir: &'a Path,
-    stop: &'a AtomicUsize,
+    stop: std::sync::Arc<AtomicUsize>,
     /// What the directory held of each code, checked.
-    kept: &'a [Option<CodeResult>],
+    kept: Vec<Option<CodeResult>>,
     pool: Option<rayon::ThreadPool>,
     bar: Option<ProgressBar>,
 }
 
-impl Batch<'_> {
+impl<'a> Batch<'a> {
+    /// The batch of `entries` in the census directory `dir` (made, locked
+    /// and swept; the lock is held while it lives), with what `dir`
+    /// already holds of each code checked against `to`.
+    fn new(
+        args: &CensusArgs,
+        entries: &'a [census::Entry],
+        dir: &'a Path,
+        to: u64,
+    ) -> Result<(octal::store::output::PathLock, Batch<'a>)> {
+        let cap = Duration::try_from_secs_f64(args.member_seconds)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| input("--member-seconds must be a positive number of seconds"))?;
+        let jobs = threads(args.jobs)?;
+        // At worst every code runs into its cap twice (probe and extension).
+        let worst = 2.0 * entries.len() as f64 * cap.as_secs_f64() / jobs as f64;
+        if worst > 4.0 * 3600.0 && !args.quiet {
+            eprintln!(
+                "octal: {} games at up to {} s each on {jobs} jobs: at most {:.0} h here (most end far sooner); \
+                 on a cluster, `octal census --digits {} --prefix {} --to N --slurm DIR`",
+                entries.len(),
+                cap.as_secs_f64(),
+                worst / 3600.0,
+                args.digits,
+                args.prefix
+            );
+        }
+        // One census at a time in a directory; what a killed one left goes.
+        let lock = prepare_dir(dir, entries)?;
+        let stop = octal::run::stored::stop_on_signals().context("installing signal handlers")?;
+        let show = !(args.quiet || args.json) && std::io::stderr().is_terminal();
+        // What the directory holds, checked before anything runs: a result
+        // is used only with the values it was made from.
+        let kept = entries
+            .iter()
+            .map(|e| inspect(e, dir, to))
+            .collect::<Result<_>>()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .ok();
+        let batch = Batch {
+            entries,
+            cap,
+            dir,
+            stop,
+            kept,
+            pool,
+            bar: show.then(|| progress_bar(entries.len())),
+        };
+        Ok((lock, batch))
+    }
+
     /// Runs each code `i` of `which` to its own target, within `cap`.
     fn run_all(&self, which: &[(usize, u64)], cap: Duration) -> Vec<Result<CodeResult>> {
         let entries = self.entries;
@@ -156,7 +168,7 @@ impl Batch<'_> {
                         target,
                         cap,
                         self.dir,
-                        self.stop,
+                        &self.stop,
                         self.kept[i].as_ref(),
                     );
                     if let Some(bar) = &self.bar {
@@ -201,13 +213,10 @@ impl Batch<'_> {
         stores: &[PathBuf],
     ) -> Result<std::result::Result<Vec<CodeResult>, ExitCode>> {
         let n = self.entries.len();
-        let all: Vec<(usize, u64)> = (0..n).map(|i| (i, probe)).collect();
-        let first = self.run_all(&all, self.cap);
-        if let Some(code) = self.interrupted() {
-            return Ok(Err(code));
-        }
-        let mut results: Vec<CodeResult> = first.into_iter().collect::<Result<_>>()?;
-        let eq = equivalences(&results, stores)?;
+        let (mut results, eq) = match self.probe(probe, stores)? {
+            Ok(probed) => probed,
+            Err(code) => return Ok(Err(code)),
+        };
         let extend: Vec<(usize, u64)> = (0..n)
             .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
             .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
@@ -220,10 +229,32 @@ impl Batch<'_> {
         if let Some(code) = self.again(&members, self.cap * MEMBER_CAP_FACTOR, &mut results)? {
             return Ok(Err(code));
         }
+        self.finish();
+        Ok(Ok(results))
+    }
+
+    /// Clears the progress bar.
+    fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-        Ok(Ok(results))
+    }
+
+    /// Every code to `probe`, and the classes of their sequences (read
+    /// from `stores`). `Err` holds the exit code when a signal stopped it.
+    fn probe(
+        &self,
+        probe: u64,
+        stores: &[PathBuf],
+    ) -> Result<std::result::Result<(Vec<CodeResult>, census::Equivalences), ExitCode>> {
+        let all: Vec<(usize, u64)> = (0..self.entries.len()).map(|i| (i, probe)).collect();
+        let first = self.run_all(&all, self.cap);
+        if let Some(code) = self.interrupted() {
+            return Ok(Err(code));
+        }
+        let results: Vec<CodeResult> = first.into_iter().collect::<Result<_>>()?;
+        let eq = equivalences(&results, stores)?;
+        Ok(Ok((results, eq)))
     }
 
     /// Runs the codes of `which` again, each to its target, in `results`;

@@ -1,55 +1,101 @@
-//! A census on a cluster: its Slurm job array written (`--slurm`), and
-//! its tables made from the finished tasks (`--collect`).
+//! A census on a cluster: every game run to the probe here and grouped,
+//! then a Slurm job array of one task a class still open (`--slurm`), and
+//! the tables made from the probe and the finished tasks (`--collect`).
+//!
+//! The probe is a census directory of its own, `DIR/probe`; the array is
+//! the family machinery's, in `DIR` (task i's store `DIR/stores/i.octal`).
 
 use octal::census::{self, CodeResult, Status};
 
 use super::args::{prefixes, CensusArgs};
 use super::code::{notation, powers_of_two};
-use super::files::{checked_store, checksum_to, hold};
+use super::files::{checked_store, checksum_to, hold, inspect, store_path};
 use super::tables::tables;
+use super::Batch;
 use crate::cli::prelude::*;
 
-/// Writes the Slurm job array of a census: the family machinery, one task
-/// a game.
+/// Where a census on a cluster keeps its probe.
+fn probe_dir(dir: &Path) -> PathBuf {
+    dir.join("probe")
+}
+
+/// The probe's `--probe`, as the census' flags give it.
+fn probe_of(args: &CensusArgs, to: u64) -> Result<u64> {
+    Ok(parse_to("probe", &args.probe)?.min(to))
+}
+
+/// The job array's name: which census it is.
+fn array_name(args: &CensusArgs) -> Result<String> {
+    Ok(format!("census-{}-{}", args.digits, prefixes(args)?))
+}
+
+/// Runs every game to the probe here, groups them, and writes the Slurm
+/// job array of the classes still open: one task a class' first code, to
+/// `to` (the family machinery's).
 pub(super) fn prepare_slurm(
     args: &CensusArgs,
     entries: &[census::Entry],
     to: u64,
     dir: &Path,
 ) -> Result<ExitCode> {
-    let members: Vec<octal::family::Member> = entries
-        .iter()
-        .map(|e| octal::family::Member {
+    let probe = probe_of(args, to)?;
+    octal::slurm::check_subdirs(dir).map_err(crate::cli::family::slurm_error)?;
+    let here = probe_dir(dir);
+    std::fs::create_dir_all(&here).with_context(|| format!("cannot write {}", here.display()))?;
+    let (_lock, batch) = Batch::new(args, entries, &here, probe)?;
+    let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&here, &e.code)).collect();
+    let (results, eq) = match batch.probe(probe, &stores)? {
+        Ok(probed) => probed,
+        Err(code) => return Ok(code),
+    };
+    batch.finish();
+    let open: Vec<octal::family::Member> = (0..entries.len())
+        .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
+        .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
+        .map(|i| octal::family::Member {
             k: None,
-            code: e.code.clone(),
+            code: entries[i].code.clone(),
         })
         .collect();
+    let classes = (0..entries.len()).filter(|&i| eq.class_of[i] == i).count();
+    if open.is_empty() {
+        eprintln!(
+            "octal: all {classes} classes of the {} games ended within --probe {probe}: nothing for a cluster; \
+             make the tables here with --out instead of --slurm",
+            entries.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let spec = octal::slurm::TaskSpec {
         engine: "sparse".into(),
-        mask: "auto".into(),
+        mask: "sparse".into(),
         threads: 1,
         time: args.time.clone(),
         mem: String::new(),
         window: None,
     };
-    let name = format!("census-{}-{}", args.digits, prefixes(args)?);
-    let manifest = octal::slurm::Manifest::new(&name, to, false, spec, &members);
+    let manifest = octal::slurm::Manifest::new(&array_name(args)?, to, false, spec, &open);
     let script = crate::cli::family::prepare_array(&manifest, dir)?;
     if !args.quiet {
         eprintln!(
-            "{} games; submit with: sbatch {}; then: octal census --digits {} --prefix {} --to {} --collect {}",
-            members.len(),
+            "{} games in {classes} classes to {probe} values; {} classes still open, one task each; \
+             submit with: sbatch {}; then: octal census --digits {} --prefix {} --to {} --probe {} --collect {}",
+            entries.len(),
+            open.len(),
             script.display(),
             args.digits,
             args.prefix,
             args.to,
+            args.probe,
             dir.display()
         );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The census' tables from the tasks of a Slurm job array.
+/// The census' tables from its probe and the tasks of its Slurm job
+/// array; a class whose task did not finish keeps its probe's values and
+/// is listed as stopped.
 pub(super) fn collect(
     args: &CensusArgs,
     entries: &[census::Entry],
@@ -58,15 +104,41 @@ pub(super) fn collect(
 ) -> Result<ExitCode> {
     let (manifest, rows, unfinished) =
         octal::slurm::collect(dir).map_err(crate::cli::family::slurm_error)?;
-    check_manifest(&manifest, entries, to, dir)?;
+    let tasks_of = check_manifest(args, &manifest, entries, to, dir)?;
     let _lock = hold(dir)?;
-    let stores: Vec<PathBuf> = (0..entries.len())
-        .map(|i| octal::slurm::store_path(dir, i))
+    let probe = probe_of(args, to)?;
+    let here = probe_dir(dir);
+    let _probe_lock = hold(&here)?;
+    let mut results = Vec::with_capacity(entries.len());
+    for e in entries {
+        match inspect(e, &here, probe)? {
+            Some(r) if r.target == probe => results.push(r),
+            Some(r) => {
+                return Err(input(format!(
+                    "{}: its probe went to {} values, not --probe {probe}: give --probe {}",
+                    here.display(),
+                    r.target,
+                    r.target
+                )))
+            }
+            None => {
+                return Err(input(format!(
+                    "{}: no probe of {}: prepare the array again with --slurm {}",
+                    here.display(),
+                    e.code,
+                    dir.display()
+                )))
+            }
+        }
+    }
+    let mut stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&here, &e.code)).collect();
+    let task_stores: Vec<PathBuf> = (0..tasks_of.len())
+        .map(|j| octal::slurm::store_path(dir, j))
         .collect();
     // What dead writers of a finished task left (an unfinished task may
     // be running on another node, where its process id means nothing).
     for r in &rows {
-        octal::store::output::sweep(&stores[r.index]);
+        octal::store::output::sweep(&task_stores[r.index]);
         octal::store::output::sweep(&octal::slurm::result_path(dir, r.index));
     }
     let tasks = Tasks {
@@ -74,18 +146,25 @@ pub(super) fn collect(
         to,
         target: manifest.to,
         rows: &rows,
-        stores: &stores,
+        stores: &task_stores,
     };
-    let results = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| tasks.result(i, e))
-        .collect::<Result<Vec<_>>>()?;
+    for (j, &i) in tasks_of.iter().enumerate() {
+        let task = tasks.result(j, &entries[i])?;
+        if task.reach >= results[i].reach {
+            results[i] = task;
+            stores[i] = task_stores[j].clone();
+        } else {
+            results[i].status = Status::Stopped {
+                why: "unfinished Slurm task".into(),
+                cap_seconds: None,
+            };
+        }
+    }
     if !unfinished.is_empty() {
         eprintln!(
-            "octal: {} of {} games unfinished; they are listed as stopped",
+            "octal: {} of {} classes' tasks unfinished; they are listed as stopped",
             unfinished.len(),
-            entries.len()
+            tasks_of.len()
         );
     }
     tables(args, dir, manifest.to, &results, &stores)?;
@@ -96,13 +175,15 @@ pub(super) fn collect(
     }))
 }
 
-/// Refuses a job array prepared for another `--to` or another census.
+/// Refuses a job array prepared for another `--to` or another census;
+/// for each task, the index of its game in `entries`.
 fn check_manifest(
+    args: &CensusArgs,
     manifest: &octal::slurm::Manifest,
     entries: &[census::Entry],
     to: u64,
     dir: &Path,
-) -> Result<()> {
+) -> Result<Vec<usize>> {
     if manifest.to != to {
         return Err(input(format!(
             "{}: its job array was prepared with --to {}, not --to {to}: give --to {}",
@@ -111,19 +192,25 @@ fn check_manifest(
             manifest.to
         )));
     }
-    if manifest.members.len() != entries.len()
-        || manifest
-            .members
-            .iter()
-            .zip(entries)
-            .any(|(m, e)| m.code != e.code.to_string())
-    {
-        return Err(input(format!(
+    let other = || {
+        input(format!(
             "{}: not the job array of this census (give the --digits and --prefix it was prepared with)",
             dir.display()
-        )));
+        ))
+    };
+    if manifest.name != array_name(args)? {
+        return Err(other());
     }
-    Ok(())
+    manifest
+        .members
+        .iter()
+        .map(|m| {
+            entries
+                .iter()
+                .position(|e| e.code.to_string() == m.code)
+                .ok_or_else(other)
+        })
+        .collect()
 }
 
 /// The tasks of a job array, as collected.
