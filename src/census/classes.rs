@@ -79,6 +79,24 @@ pub fn take_all_difference(a: &Code, b: &Code) -> Option<usize> {
     last
 }
 
+impl Relation {
+    /// When this relation of `member` to its class' first code `first`
+    /// holds for every n by [`take_all_difference`] (no shift, and the two
+    /// agree beyond the largest j at which they differ): that j.
+    pub fn by_take_all(&self, member: &str, first: &str) -> Option<usize> {
+        let Outcome::EqualTo { to } = self.outcome else {
+            return None;
+        };
+        let (Ok(a), Ok(b)) = (member.parse::<Code>(), first.parse::<Code>()) else {
+            return None;
+        };
+        (self.shift == 0)
+            .then(|| take_all_difference(&a, &b))
+            .flatten()
+            .filter(|&j| (j as u64) < to)
+    }
+}
+
 /// The shift of every code against its class' first code, composed along
 /// `links`: G_i(n) = G_first(n + shift[i]).
 fn composed_shifts(class_of: &[usize], links: &[Link]) -> Vec<Option<i64>> {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::census::classes::{shifted_equation, take_all_difference, Equivalences, SIGNATURE};
+use crate::census::classes::{shifted_equation, Equivalences, SIGNATURE};
 use crate::census::result::{CodeResult, Status};
 use crate::certificate::CheckRow;
 use crate::compare::Outcome;
@@ -181,12 +181,7 @@ impl Table<'_> {
         let own_n = |to: u64| to.saturating_sub(rel.shift.min(0).unsigned_abs());
         // Codes that differ only in taking all of a heap of j are equal
         // for every n once they agree beyond the largest such j.
-        let take_all = match (rel.shift, rel.outcome, code.parse(), first.parse()) {
-            (0, Outcome::EqualTo { to }, Ok(a), Ok(b)) => {
-                take_all_difference(&a, &b).filter(|&j| (j as u64) < to)
-            }
-            _ => None,
-        };
+        let take_all = rel.by_take_all(code, first);
         let below = match rel.outcome {
             Outcome::EqualForever { .. } => None,
             _ if take_all.is_some() => None,

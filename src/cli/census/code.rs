@@ -21,13 +21,20 @@ pub(super) const MEMBER_CAP_FACTOR: u32 = 10;
 /// reach, each with that reach: all of them without a `factor`; with one,
 /// the cheapest first (a member costs about what its class' first code
 /// took for the values it lacks), while their estimated seconds stay
-/// within `factor` times all the results' seconds.
+/// within `factor` times all the results' seconds. A member whose
+/// agreement is proven for every n by its code
+/// ([`census::Relation::by_take_all`]) needs no more values.
 pub(super) fn members_to_check(
     results: &[CodeResult],
-    class_of: &[usize],
+    eq: &census::Equivalences,
     factor: Option<f64>,
 ) -> Vec<(usize, u64)> {
+    let class_of = &eq.class_of;
     let mut wanted: Vec<(f64, usize, u64)> = (0..results.len())
+        .filter(|&i| {
+            let first = &results[class_of[i]].code;
+            eq.relations[i].is_none_or(|r| r.by_take_all(&results[i].code, first).is_none())
+        })
         .filter_map(|i| {
             let first = &results[class_of[i]];
             let lacking = first.reach.checked_sub(results[i].reach)?;

@@ -225,7 +225,7 @@ impl<'a> Batch<'a> {
         if let Some(code) = self.again(&extend, self.cap, &mut results)? {
             return Ok(Err(code));
         }
-        let members = members_to_check(&results, &eq.class_of, member_budget);
+        let members = members_to_check(&results, &eq, member_budget);
         if let Some(code) = self.again(&members, self.cap * MEMBER_CAP_FACTOR, &mut results)? {
             return Ok(Err(code));
         }
