@@ -13,7 +13,7 @@
 set -euo pipefail
 
 K=${1:-1..8}
-TO=${2:-1e5}
+TO=${2:-5e5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/octal-slurm.XXXXXX)
 say() { printf '== %s\n' "$*"; }

@@ -549,4 +549,36 @@ mod tests {
         assert_eq!(unfinished, [0, 1, 2]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// A result whose seconds do not survive a float parser that is not
+    /// exact (serde_json's default: 7.9339945190000005 read back as
+    /// 7.933994519, seen on a requeued task) is read back as saved.
+    #[test]
+    fn a_saved_row_reads_back_whatever_its_seconds() {
+        let m = ManifestMember {
+            index: 5,
+            k: Some(6),
+            code: "0.333337".into(),
+        };
+        for seconds in [7.933_994_519_000_000_5, 0.1 + 0.2, 1e-7 / 3.0, 2.0] {
+            let row = Row {
+                index: 5,
+                k: Some(6),
+                code: "0.333337".into(),
+                values: 500_000,
+                period: None,
+                preperiod: None,
+                max_value: 3179,
+                rare_positions: None,
+                seconds,
+                error: None,
+            };
+            let saved = Saved {
+                row: row.clone(),
+                fnv: row_digest(&row),
+            };
+            let text = serde_json::to_string(&saved).unwrap();
+            assert_eq!(saved_row(&text, &m), Ok(row), "{text}");
+        }
+    }
 }

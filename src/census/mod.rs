@@ -77,6 +77,16 @@ mod tests {
             Err(KeptError::Version(_))
         ));
         assert!(matches!(Kept::parse(b"", "0.6"), Err(KeptError::Parse(_))));
+        // Seconds that an inexact float parser reads back one bit off
+        // (serde_json's default) still match their checksum.
+        let timed = Kept::new(
+            CodeResult {
+                seconds: 7.933_994_519_000_000_5,
+                ..result
+            },
+            kept.values.clone(),
+        );
+        assert_eq!(Kept::parse(timed.to_json().as_bytes(), "0.6"), Ok(timed));
     }
 
     fn reference(code: &str, n: usize) -> Vec<u32> {
