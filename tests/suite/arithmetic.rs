@@ -3,14 +3,10 @@
 //! apparent one that breaks; and none in octal games (Horrocks and
 //! Nowakowski, 2003).
 
-use octal::engine::Reference;
 use octal::period::arithmetic;
 
+use crate::common::faults::reference;
 use crate::common::octal;
-
-fn reference(code: &str, n: usize) -> Vec<u32> {
-    octal::compute(&mut Reference::new(&code.parse().unwrap()), n)
-}
 
 fn json_of(code: &str, to: &str) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();

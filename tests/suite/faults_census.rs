@@ -733,9 +733,10 @@ const TASKS: usize = 4;
 /// The task of `0.6` (open at 2^12) in those arrays.
 const OFFICERS_TASK: usize = 1;
 
-/// The census of `dir` prepared as a Slurm array with every task run.
-fn slurm_census(dir: &Path) {
-    let out = octal()
+/// `census --slurm DIR` or `census --collect DIR` (`how`) of the one-digit
+/// census to 2^12.
+fn census_array(dir: &Path, how: &str) -> Output {
+    octal()
         .args([
             "census",
             "--digits",
@@ -744,12 +745,16 @@ fn slurm_census(dir: &Path) {
             "2^12",
             "--probe",
             SLURM_PROBE,
-            "--quiet",
-            "--slurm",
         ])
+        .args(["--quiet", how])
         .arg(dir)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The census of `dir` prepared as a Slurm array with every task run.
+fn slurm_census(dir: &Path) {
+    let out = census_array(dir, "--slurm");
     assert!(out.status.success(), "{}", text(&out.stderr));
     for i in 0..TASKS {
         let task = octal()
@@ -762,21 +767,7 @@ fn slurm_census(dir: &Path) {
 }
 
 fn collect(dir: &Path) -> Output {
-    octal()
-        .args([
-            "census",
-            "--digits",
-            "1",
-            "--to",
-            "2^12",
-            "--probe",
-            SLURM_PROBE,
-            "--quiet",
-            "--collect",
-        ])
-        .arg(dir)
-        .output()
-        .unwrap()
+    census_array(dir, "--collect")
 }
 
 #[test]
