@@ -17,6 +17,12 @@ TO=${2:-5e5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/octal-slurm.XXXXXX)
 say() { printf '== %s\n' "$*"; }
+wait_job() { # until job $1 has left the queue, an hour at most
+  for _ in $(seq 3600); do
+    [ -z "$(squeue -h -j "$1" -o %i)" ] && break
+    sleep 1
+  done
+}
 
 say "installing slurm-wlm and munge"
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
@@ -104,10 +110,7 @@ done
 [ -n "$requeued" ] || { echo "no task was running long enough to requeue"; exit 1; }
 
 say "waiting for the array to finish"
-for _ in $(seq 3600); do
-  [ -z "$(squeue -h -j "$job" -o %i)" ] && break
-  sleep 1
-done
+wait_job "$job"
 squeue -h -j "$job" | grep . && { echo "the array did not finish"; exit 1; }
 sacct -j "$job" 2>/dev/null | head -n 20 || true
 echo "task logs:"
@@ -136,10 +139,7 @@ say "the two-digit census as a job array (one task a class still open)"
 tasks=$(grep -c '"index"' "$work/census/manifest.json")
 job=$(sbatch --parsable "$work/census/family.sbatch")
 echo "job $job: $tasks tasks"
-for _ in $(seq 3600); do
-  [ -z "$(squeue -h -j "$job" -o %i)" ] && break
-  sleep 1
-done
+wait_job "$job"
 squeue -h -j "$job" | grep . && { echo "the census array did not finish"; exit 1; }
 "$octal" "${census[@]}" --collect "$work/census" --quiet >/dev/null
 "$octal" "${census[@]}" --member-budget 0 --out "$work/census-local" --quiet >/dev/null
