@@ -68,7 +68,7 @@ pub(super) fn prepare_slurm(
     }
     let spec = octal::slurm::TaskSpec {
         engine: "sparse".into(),
-        mask: "sparse".into(),
+        mask: "auto".into(),
         threads: 1,
         time: args.time.clone(),
         mem: String::new(),
