@@ -94,9 +94,7 @@ pub(super) fn run_code(
         to,
         engine: EngineKind::Sparse,
         threads: 1,
-        // The fastest method on this CPU; the rows report the game's
-        // sparse space whichever computes (as every summary does).
-        mask: MaskSpec::Auto,
+        mask: MaskSpec::Sparse,
     };
     let path = store_path(dir, &e.code);
     let (mut store, _) = Store::open_or_create(&path, &job.code, to, DEFAULT_CHUNK_VALUES)?;

@@ -68,7 +68,7 @@ pub(super) fn prepare_slurm(
     }
     let spec = octal::slurm::TaskSpec {
         engine: "sparse".into(),
-        mask: "auto".into(),
+        mask: "sparse".into(),
         threads: 1,
         time: args.time.clone(),
         mem: String::new(),
