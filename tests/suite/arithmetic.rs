@@ -90,7 +90,7 @@ fn an_apparent_arithmetic_period_can_break() {
 }
 
 #[test]
-fn periodic_hexadecimal_games_report_no_arithmetic_period() {
+fn bounded_hexadecimal_games_report_no_arithmetic_period() {
     // 0.B1's values are bounded (the notes in docs/arithmetic.md); a
     // saltus of 0 is an ordinary period.
     let g = reference("0.B1", 2000);
