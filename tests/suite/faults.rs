@@ -994,17 +994,23 @@ fn an_interrupted_export_leaves_nothing() {
             .unwrap();
         // Wait until the temporary file exists, then signal.
         let start = std::time::Instant::now();
+        let mut exited = false;
         while start.elapsed().as_secs() < 20 {
             let tmp = std::fs::read_dir(d)
                 .unwrap()
                 .any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp"));
-            if tmp || child.try_wait().unwrap().is_some() {
+            exited = child.try_wait().unwrap().is_some();
+            if tmp || exited {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, sig) };
+        // A child already reaped has given up its pid, which another
+        // test's process may have now: only a live one is signalled.
+        if !exited {
+            // SAFETY: signalling our own child, not yet waited for.
+            unsafe { libc::kill(child.id() as i32, sig) };
+        }
         let out = child.wait_with_output().unwrap();
         let left: Vec<String> = std::fs::read_dir(d)
             .unwrap()

@@ -513,7 +513,10 @@ fn two_writers_of_one_path_at_once() {
     interrupt(&child);
     let out = child.wait_with_output().unwrap();
     t.check(out.status.code() == Some(130), || text(&out.stderr));
-    let done = octal::window::file::read(&busy).unwrap().0.done;
+    let done = match octal::window::file::read(&busy) {
+        Ok((meta, _)) => meta.done,
+        Err(e) => panic!("{e}; the run said: {}", text(&out.stderr)),
+    };
     let r = run(&["resume", p(&busy), "--to", &done.to_string(), "--quiet"]);
     t.check(r.status.success(), || text(&r.stderr));
     t.check(
