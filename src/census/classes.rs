@@ -79,21 +79,35 @@ pub fn take_all_difference(a: &Code, b: &Code) -> Option<usize> {
     last
 }
 
+/// When codes `a` and `b`, found to agree (`outcome`) at `shift`, agree
+/// for every n by [`take_all_difference`]: no shift, and they agree
+/// beyond the largest j at which they differ. That j.
+fn by_take_all(shift: i64, outcome: Outcome, a: &str, b: &str) -> Option<usize> {
+    let Outcome::EqualTo { to } = outcome else {
+        return None;
+    };
+    let (Ok(a), Ok(b)) = (a.parse::<Code>(), b.parse::<Code>()) else {
+        return None;
+    };
+    (shift == 0)
+        .then(|| take_all_difference(&a, &b))
+        .flatten()
+        .filter(|&j| (j as u64) < to)
+}
+
 impl Relation {
     /// When this relation of `member` to its class' first code `first`
-    /// holds for every n by [`take_all_difference`] (no shift, and the two
-    /// agree beyond the largest j at which they differ): that j.
+    /// holds for every n by [`take_all_difference`]: the j it turns on.
     pub fn by_take_all(&self, member: &str, first: &str) -> Option<usize> {
-        let Outcome::EqualTo { to } = self.outcome else {
-            return None;
-        };
-        let (Ok(a), Ok(b)) = (member.parse::<Code>(), first.parse::<Code>()) else {
-            return None;
-        };
-        (self.shift == 0)
-            .then(|| take_all_difference(&a, &b))
-            .flatten()
-            .filter(|&j| (j as u64) < to)
+        by_take_all(self.shift, self.outcome, member, first)
+    }
+}
+
+impl Link {
+    /// When this link between codes `a` and `b` holds for every n by
+    /// [`take_all_difference`]: the j it turns on.
+    pub fn by_take_all(&self, a: &str, b: &str) -> Option<usize> {
+        by_take_all(self.shift, self.outcome, a, b)
     }
 }
 

@@ -427,12 +427,15 @@ impl Table<'_> {
         for l in &self.eq.links {
             let (a, b) = (&self.results[l.a].code, &self.results[l.b].code);
             let what = shifted_equation(a, b, l.shift);
-            let how = match l.outcome {
-                Outcome::EqualForever { checked_to } => {
+            let how = match (l.outcome, l.by_take_all(a, b)) {
+                (Outcome::EqualForever { checked_to }, _) => {
                     format!("for every n: both proven periodic, checked up to {checked_to}")
                 }
-                Outcome::EqualTo { to } => format!("agree to {to} (not proven beyond)"),
-                Outcome::Differ { .. } => unreachable!("links agree"),
+                (Outcome::EqualTo { .. }, Some(j)) => {
+                    format!("for every n: they differ only in taking all of a heap of at most {j}")
+                }
+                (Outcome::EqualTo { to }, None) => format!("agree to {to} (not proven beyond)"),
+                (Outcome::Differ { .. }, _) => unreachable!("links agree"),
             };
             links += &format!("- `{what}`: {how}\n");
         }

@@ -280,6 +280,38 @@ fn shifts_compose_in_the_right_direction() {
     assert_eq!(seqs[3][..4], [0, 0, 1, 0]);
 }
 
+/// A member of a periodic class that agrees with it to the probe goes on
+/// until it proves its own period: the two are then equal for every n,
+/// not only below the probe. With a probe of 64, `.42` and `.07` (which
+/// is `.4` one heap on) agree with `.4`, proven periodic at 176 (period
+/// 34, preperiod 54).
+#[test]
+fn periodic_class_members_prove_their_own_period() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(octal()
+        .args(["census", "--digits", "2", "--prefix", "0", "--to", "8192"])
+        .args(["--probe", "64", "--quiet", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap());
+    let rows = rows(&dir.path().join("census.jsonl"));
+    let four = row(&rows, "0.4");
+    assert_eq!(four["status"], "periodic", "{four}");
+    for (code, shift) in [("0.42", 0), ("0.07", 1)] {
+        let rel = four["relations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["code"] == code)
+            .unwrap_or_else(|| panic!("{code} in 0.4's class: {four}"));
+        assert_eq!(rel["for_every_n"], true, "{rel}");
+        assert_eq!(rel["shift"], shift, "{rel}");
+    }
+    let eq = std::fs::read_to_string(dir.path().join("equivalences.md")).unwrap();
+    assert!(eq.contains("`G_0.07(n) = G_0.4(n+1)` for every n"), "{eq}");
+    assert!(!eq.contains("computed to"), "{eq}");
+}
+
 #[test]
 fn open_class_members_are_checked_to_the_class_reach_or_say_how_far() {
     let (dir, rows) = census2();
@@ -328,6 +360,19 @@ fn open_class_members_are_checked_to_the_class_reach_or_say_how_far() {
             "`G_0.61(n) = G_0.6(n)` for every n: they differ only in taking all of a heap of at most 2"
         ),
         "{eq}"
+    );
+    // The list of links says it alike (0.6 and 0.61 are linked directly),
+    // and 0.62, which may also leave one heap of 2, only as far as run.
+    let links = &eq[eq.find("## Links").unwrap()..];
+    assert!(
+        links.contains(
+            "`G_0.6(n) = G_0.61(n)`: for every n: they differ only in taking all of a heap of at most 2"
+        ),
+        "{links}"
+    );
+    assert!(
+        links.contains("`G_0.6(n) = G_0.62(n)`: agree to 8192 (not proven beyond)"),
+        "{links}"
     );
     // Without it they stop at the probe, and the table says so.
     let lean = tempfile::tempdir().unwrap();

@@ -33,9 +33,10 @@ pub struct CensusArgs {
     /// with what it reached; a later run goes on from there).
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub member_seconds: f64,
-    /// Members of open or stopped classes go on to their class' reach, so
-    /// that their agreement is checked that far and not only to the probe,
-    /// each within ten times --member-seconds. With a FACTOR, only the
+    /// Members go on to their class' reach, so that their agreement is
+    /// checked that far and not only to the probe (for a periodic class,
+    /// until they prove their own period, which makes them equal for
+    /// every n), each within ten times --member-seconds. With a FACTOR, only the
     /// cheapest go on, within FACTOR times the seconds the rest of the
     /// census took (1 about doubles a census; 0 checks them to the probe
     /// only). The tables say how far each member was checked.

@@ -17,8 +17,11 @@ pub(super) const CAPPED: usize = 1;
 /// reach: about what its class' first code took over one or more runs.
 pub(super) const MEMBER_CAP_FACTOR: u32 = 10;
 
-/// The members of open or stopped classes to take on to their class'
-/// reach, each with that reach: all of them without a `factor`; with one,
+/// The members to take on to their class' reach, each with the values
+/// wanted: for an open or stopped class that reach; for a periodic one a
+/// few values past it (as many as the member's longest move), where a
+/// member equal to its class has proven its own period, so that the two
+/// are equal for every n. All of them without a `factor`; with one,
 /// the cheapest first (a member costs about what its class' first code
 /// took for the values it lacks), while their estimated seconds stay
 /// within `factor` times all the results' seconds. A member whose
@@ -37,11 +40,19 @@ pub(super) fn members_to_check(
         })
         .filter_map(|i| {
             let first = &results[class_of[i]];
-            let lacking = first.reach.checked_sub(results[i].reach)?;
-            let open = !matches!(first.status, Status::Periodic { .. });
-            (class_of[i] != i && open && lacking > 0).then(|| {
+            let mine = &results[i];
+            let to = match first.status {
+                // Proven periodic already: nothing to add.
+                Status::Periodic { .. } if matches!(mine.status, Status::Periodic { .. }) => {
+                    return None
+                }
+                Status::Periodic { .. } => first.reach + longest_move(&mine.code),
+                _ => first.reach,
+            };
+            let lacking = to.checked_sub(mine.reach)?;
+            (class_of[i] != i && lacking > 0).then(|| {
                 let cost = first.seconds * lacking as f64 / first.reach.max(1) as f64;
-                (cost, i, first.reach)
+                (cost, i, to)
             })
         })
         .collect();
@@ -59,6 +70,12 @@ pub(super) fn members_to_check(
         })
         .map(|(_, i, reach)| (i, reach))
         .collect()
+}
+
+/// The `t` of `code`'s periodicity bound: its longest move.
+fn longest_move(code: &str) -> u64 {
+    code.parse::<octal::code::Code>()
+        .map_or(0, |c| c.last_digit_index() as u64)
 }
 
 /// Runs one code to `to` (or uses its result `kept`, when that went as
