@@ -25,6 +25,23 @@ pub(crate) const AUTO_RARE_FRACTION: usize = 8;
 /// (AVX-512 with VBMI), several times faster a pair: there `4.364` runs
 /// 4× faster without sparse space, and `.165` (1 in 90) 3× faster with it.
 pub(crate) const AUTO_RARE_FRACTION_IN_REGISTERS: usize = 32;
+/// From this many values on, `MaskSpec::Auto` no longer trusts the two
+/// fractions above where the choice is close: between one position in
+/// [`TRIAL_RARE_FRACTION`] and one in [`MAX_RARE_FRACTION`] rare, it times
+/// both methods at each doubling and keeps the faster (`sparse/trial.rs`).
+/// On AVX-512 `.005` gains 1.3× at 3·10^6 values from sparse space, which
+/// the fixed fraction refused it (docs/performance.md).
+pub(crate) const TRIAL_FROM: usize = 1 << 16;
+/// Rarer than one position in this many, sparse space wins by far on
+/// every path measured (`.165`, 1 in 90: 3× on AVX-512): no trial.
+pub(crate) const TRIAL_RARE_FRACTION: usize = 64;
+/// Each method's stretch in a trial is this fraction (1/x) of the heaps
+/// so far: the slower one costs at most a few percent of the doubling.
+pub(crate) const TRIAL_SHARE: usize = 64;
+/// A trial won by more than this factor is not repeated at the next
+/// doubling: on AVX-512 `4.364` loses 4× in sparse space, and a trial at
+/// every doubling cost it 3% (docs/performance.md).
+pub(crate) const TRIAL_DECISIVE: f64 = 2.0;
 
 // ---- The sparse engine: blocks and tiles ----
 

@@ -16,6 +16,29 @@ fn sparse(code: &Code, n: usize, threads: usize, mask: MaskSpec) -> Vec<u32> {
     compute(&mut Sparse::new(code, threads, mask).unwrap(), n)
 }
 
+/// Games where between one position in 64 and one in 5 is rare, where
+/// `--mask auto` times sparse space against the diagonal method at each
+/// doubling: the values are the reference's whichever wins, on one
+/// thread and two, and trials were made (each game has sparse space by
+/// 2^14; `4.364` from 2^11, and a decisive trial skips one doubling, so
+/// it has at least two).
+#[test]
+fn trials_of_both_methods_change_no_value() {
+    let n = 1 << 15;
+    ["0.005", "4.364", "0.14"].par_iter().for_each(|c| {
+        let code: Code = c.parse().unwrap();
+        let want = reference(&code, n);
+        for threads in [1, 2] {
+            let mut e = Sparse::new(&code, threads, MaskSpec::Auto).unwrap();
+            e.trial_from(1 << 10);
+            let got = compute(&mut e, n);
+            assert_eq!(first_difference(&want, &got), None, "{c} on {threads}");
+            let least = if *c == "4.364" { 2 } else { 1 };
+            assert!(e.trials().0 >= least, "{c} on {threads}: {:?}", e.trials());
+        }
+    });
+}
+
 fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
     (0..a.len().min(b.len())).find(|&i| a[i] != b[i])
 }
@@ -56,6 +79,16 @@ fn check_random_code(
             .collect();
         prop_assert_eq!(auto.rare_positions(), by_definition, "{}", code);
     }
+    // Timing sparse space against the diagonal method from the first
+    // choice on switches between them a few times a doubling.
+    let mut trying = Sparse::new(code, threads, MaskSpec::Auto).unwrap();
+    trying.trial_from(0);
+    prop_assert_eq!(
+        first_difference(&want, &compute(&mut trying, n)),
+        None,
+        "{} with trials",
+        code
+    );
     let mut e = Sparse::new(code, 2, MaskSpec::Sparse).unwrap();
     e.defer_from(0, 0);
     prop_assert_eq!(

@@ -13,11 +13,13 @@ use super::pairs::Kept;
 use super::pipeline::Pipeline;
 use super::scratch::Scratch;
 use super::state::State;
+use super::trial::{Next, Trial};
 use super::window::{Halt, WindowState};
 use crate::code::Code;
 use crate::engine::api::{value_bound, Engine, EngineInfo, Overflow};
 use crate::engine::diagonal::Diagonals;
 use crate::engine::mask::{Histogram, Mask, MaskSpec, RareClass};
+use crate::engine::tuning::{TRIAL_FROM, TRIAL_RARE_FRACTION};
 use octal_kernels::runs::CANDIDATES;
 
 /// The sparse-space engine (`--engine sparse`, the default).
@@ -40,6 +42,16 @@ pub struct Sparse {
     pub(super) kept: Kept,
     /// The heap a windowed run could not decide, once there is one.
     pub(super) halt: Option<Halt>,
+    /// Sparse space against the diagonal method, timed at a doubling
+    /// (`MaskSpec::Auto` only).
+    pub(super) trial: Option<Trial>,
+    /// Trials made, and those that kept sparse space (for tests).
+    trials: [u32; 2],
+    /// The first doubling a trial may be made at.
+    trial_from: usize,
+    /// The method a decisive trial kept (sparse space or not): the next
+    /// doubling goes on with it, without a trial.
+    decided: Option<bool>,
 }
 
 impl Sparse {
@@ -69,6 +81,10 @@ impl Sparse {
             diagonals,
             kept: Kept::ALL,
             halt: None,
+            trial: None,
+            trials: [0; 2],
+            trial_from: TRIAL_FROM,
+            decided: None,
         })
     }
 
@@ -87,6 +103,21 @@ impl Sparse {
     #[doc(hidden)]
     pub fn check_candidates(&mut self, k: usize) {
         self.far.candidates = k.clamp(1, CANDIDATES);
+    }
+
+    /// Makes the trials of sparse space against the diagonal method from
+    /// heap `from` on: for tests, which run short. The default is
+    /// [`TRIAL_FROM`].
+    #[doc(hidden)]
+    pub fn trial_from(&mut self, from: usize) {
+        self.trial_from = from;
+    }
+
+    /// The trials of sparse space against the diagonal method made so
+    /// far, and how many of them kept sparse space.
+    #[doc(hidden)]
+    pub fn trials(&self) -> (u32, u32) {
+        (self.trials[0], self.trials[1])
     }
 
     /// How many heaps had their mex past their row's limit.
@@ -124,6 +155,7 @@ impl Sparse {
                 continue;
             }
             let end = g.len().min(self.state.next_choice);
+            let (from, started) = (n, self.trial.is_some().then(std::time::Instant::now));
             n = match self.state.mask {
                 Some(mask) => match self.sparse_block(g, n, end, mask) {
                     Ok(n) => n,
@@ -140,6 +172,9 @@ impl Sparse {
                     end
                 }
             };
+            if let (Some(t), Some(started)) = (&mut self.trial, started) {
+                t.record(started.elapsed(), from, n);
+            }
         }
     }
 
@@ -163,6 +198,7 @@ impl Sparse {
         self.halt = None;
         if lo > prefix {
             self.state.next_choice = usize::MAX;
+            self.trial = None;
         }
     }
 
@@ -226,6 +262,7 @@ impl Sparse {
         self.pipeline.ahead = None;
         self.pipeline.pending.clear();
         self.halt = None;
+        self.trial = None;
         Ok(())
     }
 
@@ -237,6 +274,7 @@ impl Sparse {
     /// Makes the state describe `g` (all known values).
     pub(super) fn rebuild<V: Value>(&mut self, g: &[V]) {
         self.state = State::default();
+        self.trial = None;
         self.pipeline.ahead = None;
         if let Some(d) = &mut self.diagonals {
             d.clear();
@@ -248,9 +286,49 @@ impl Sparse {
         self.choose(g);
     }
 
-    /// Picks the mask for the values `g` and rebuilds the rare list.
+    /// Picks the mask for the values `g` and rebuilds the rare list: by
+    /// the rule of `self.spec`, or, within a trial, by what it measured.
     pub(super) fn choose<V: Value>(&mut self, g: &[V]) {
+        let n = g.len();
+        if let Some(t) = self.trial.as_mut().filter(|t| n >= t.end) {
+            let mask = t.mask;
+            let (sparse, until) = match t.next(n) {
+                Next::Try { sparse, end } => (sparse, end),
+                Next::Keep { sparse, horizon } => {
+                    self.trials[0] += 1;
+                    self.trials[1] += u32::from(sparse);
+                    self.decided = t.decisive().then_some(sparse);
+                    self.trial = None;
+                    (sparse, horizon)
+                }
+            };
+            let space = self.state.space;
+            self.state
+                .set(g, &self.moves, sparse.then_some(mask), space);
+            self.state.next_choice = until;
+            return;
+        }
+        self.trial = None;
         self.state.choose(g, &self.moves, self.spec);
+        let st = &self.state;
+        let close = st
+            .space
+            .filter(|_| self.spec == MaskSpec::Auto && n >= self.trial_from)
+            .filter(|_| st.space_rare().len() * TRIAL_RARE_FRACTION > n);
+        let Some(space) = close else {
+            self.decided = None;
+            return;
+        };
+        if let Some(sparse) = self.decided.take() {
+            let reported = st.space;
+            self.state
+                .set(g, &self.moves, sparse.then_some(space), reported);
+            return;
+        }
+        self.trial = Trial::start(n, st.next_choice, space, st.mask.is_some());
+        if let Some(t) = &self.trial {
+            self.state.next_choice = t.end;
+        }
     }
 
     /// Forgets G(k..built) (see [`State::unwind`]), and the block made

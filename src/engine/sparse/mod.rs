@@ -20,6 +20,7 @@
 //! first: `pairs.rs` (the split pairs of a heap and the rounds a scan
 //! takes them in), `moves.rs` (the game's moves), `state.rs` (what is
 //! known of the values; the choice of mask or method at each doubling),
+//! `trial.rs` (that choice timed where it is close),
 //! `scratch.rs` (a heap's buffers), `witness.rs` (the witness rounds),
 //! `checks.rs` (deferred checks), `far.rs` (the far flags),
 //! `pipeline.rs` (the second thread), `window.rs` and `error.rs` (what a
@@ -39,6 +40,7 @@ mod pipeline;
 mod scratch;
 mod settle;
 mod state;
+mod trial;
 mod window;
 mod witness;
 

@@ -76,7 +76,6 @@ impl State {
         let n = g.len();
         let st = self;
         st.next_choice = (n + 1).next_power_of_two().max(FIRST_CHOICE);
-        let i0 = moves.i0;
         let best = || {
             st.hist
                 .best(moves.allow_pp)
@@ -105,6 +104,21 @@ impl State {
                 }
             }
         };
+        st.set(g, moves, mask, space);
+    }
+
+    /// Computes with `mask` from now on (None: heap by heap), reporting
+    /// `space`, and rebuilds the rare lists that serve them.
+    pub(super) fn set<V: Value>(
+        &mut self,
+        g: &[V],
+        moves: &Moves,
+        mask: Option<Mask>,
+        space: Option<Mask>,
+    ) {
+        let n = g.len();
+        let i0 = moves.i0;
+        let st = self;
         let before = (st.mask, st.space);
         if mask != st.mask {
             st.mask = mask;
