@@ -1,6 +1,8 @@
 //! Records the git commit the binary is built from (`OCTAL_COMMIT`, or
 //! `unknown` outside a git checkout), for `octal --version` and the
-//! certificates `octal certify` writes.
+//! provenance of certificates and census tables: marked `-dirty` when the
+//! code differs from that commit, so that no table names a commit whose
+//! code did not make it.
 
 use std::process::Command;
 
@@ -11,8 +13,29 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 fn main() {
-    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    // The code only: data files and docs changed since do not make it.
+    const CODE: [&str; 5] = ["src", "kernels", "Cargo.toml", "Cargo.lock", "build.rs"];
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) => {
+            let mut diff = vec!["diff", "--quiet", "HEAD", "--"];
+            diff.extend(CODE);
+            let clean = Command::new("git")
+                .args(&diff)
+                .status()
+                .is_ok_and(|s| s.success());
+            if clean {
+                c
+            } else {
+                format!("{c}-dirty")
+            }
+        }
+        None => "unknown".into(),
+    };
     println!("cargo:rustc-env=OCTAL_COMMIT={commit}");
+    // Cargo scans a folder's files: an edit reruns this script.
+    for path in CODE {
+        println!("cargo:rerun-if-changed={path}");
+    }
     // Rebuilt when HEAD moves (a commit, a checkout); inside a worktree
     // git names the right files.
     // Only files that exist: cargo reruns this script on every build while
@@ -37,5 +60,4 @@ fn main() {
             watch(p);
         }
     }
-    println!("cargo:rerun-if-changed=build.rs");
 }
