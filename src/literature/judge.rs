@@ -23,8 +23,13 @@ pub enum Standing {
         code: String,
         period_only: bool,
     },
-    /// Listed as unsolved by the source, proven periodic here.
+    /// Listed as unsolved by the source, proven periodic here, and no
+    /// other source states a period for the class.
     New { source: Source, code: String },
+    /// Listed as unsolved by the source, but another source states a
+    /// period for the class (and the census proves one): the list is out
+    /// of date, and the result is not new.
+    Superseded { source: Source, code: String },
     /// The source's claim fails at heap `first_heap`.
     Disagrees {
         source: Source,
@@ -53,6 +58,7 @@ impl Standing {
             Standing::Disagrees { .. } => "disagrees",
             Standing::Open { .. } => "open",
             Standing::Known { .. } => "known",
+            Standing::Superseded { .. } => "superseded",
             Standing::Unlisted => "unlisted",
         }
     }
@@ -64,21 +70,24 @@ impl Standing {
             | Standing::New { source, .. }
             | Standing::Disagrees { source, .. }
             | Standing::Open { source, .. }
-            | Standing::Known { source, .. } => Some(source),
+            | Standing::Known { source, .. }
+            | Standing::Superseded { source, .. } => Some(source),
             Standing::Unlisted => None,
         }
     }
 
     /// How telling the standing is: a disagreement first, then a new
-    /// result, an agreement, a known result, an open game.
+    /// result, an agreement, a known result, an out-of-date listing, an
+    /// open game.
     fn rank(&self) -> u8 {
         match self {
             Standing::Disagrees { .. } => 0,
             Standing::New { .. } => 1,
             Standing::Agrees { .. } => 2,
             Standing::Known { .. } => 3,
-            Standing::Open { .. } => 4,
-            Standing::Unlisted => 5,
+            Standing::Superseded { .. } => 4,
+            Standing::Open { .. } => 5,
+            Standing::Unlisted => 6,
         }
     }
 }
@@ -114,6 +123,11 @@ impl fmt::Display for Standing {
                 "open: listed as unsolved by {} ({code}), open here too",
                 source.short
             ),
+            Standing::Superseded { source, code } => write!(
+                f,
+                "superseded: listed as unsolved by {} ({code}), solved by another source",
+                source.short
+            ),
             Standing::Known {
                 source,
                 code,
@@ -130,7 +144,7 @@ impl fmt::Display for Standing {
 
 /// The most telling of a class's standings (for a single table cell):
 /// a disagreement, else a new result, an agreement, a known result, an
-/// open game, or unlisted.
+/// out-of-date listing, an open game, or unlisted.
 pub fn headline(standings: &[Standing]) -> &Standing {
     standings
         .iter()
@@ -140,7 +154,8 @@ pub fn headline(standings: &[Standing]) -> &Standing {
 
 /// A class's standings as one table cell: every disagreement (once per
 /// source and heap), then the new, agreeing, known and open standings,
-/// each naming its sources once; "unlisted" when there are none.
+/// each naming its sources once (an out-of-date listing after them);
+/// "unlisted" when there are none.
 pub fn cell(standings: &[Standing]) -> String {
     let mut sorted: Vec<&Standing> = standings.iter().collect();
     sorted.sort_by_key(|s| s.rank());
@@ -170,12 +185,14 @@ pub fn cell(standings: &[Standing]) -> String {
                     "agrees" => "agrees with",
                     "new" => "new: listed as unsolved by",
                     "known" => "known: solved by",
+                    "superseded" => "superseded: listed as unsolved by",
                     _ => "open: listed as unsolved by",
                 };
                 let tail = match s.label() {
                     "new" => ", proven here",
                     "known" => ", not proven here",
                     "open" => ", open here too",
+                    "superseded" => ", solved by another source",
                     _ => "",
                 };
                 // Several sources with one label share one phrase.
@@ -254,6 +271,24 @@ impl Literature {
                 }
             };
             out.push(standing);
+        }
+        // A listing as unsolved is new only against a literature that
+        // states no period for the class anywhere.
+        let solved = out.iter().any(|s| {
+            matches!(
+                s,
+                Standing::Agrees { .. } | Standing::Disagrees { .. } | Standing::Known { .. }
+            )
+        });
+        if solved {
+            for s in &mut out {
+                if let Standing::New { source, code } = s {
+                    *s = Standing::Superseded {
+                        source: source.clone(),
+                        code: std::mem::take(code),
+                    };
+                }
+            }
         }
         if out.is_empty() {
             out.push(Standing::Unlisted);
