@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Makes the certificates of the four results the three-digit census proves
-# new (4.344, 4.364, 4.064, 4.406) and checks each with both independent
+# Makes the certificates of the four games that T. Czajka's
+# UnsolvedGames.md lists as unsolved and the three-digit census proves
+# periodic (4.344, 4.364, 4.064, 4.406; their periods are in R. Sabey's OEIS entries A125942, A125943,
+# A125935 and A125937) and checks each with both independent
 # checkers: `octal certify --check` (Rust, no engine code) and
 # scripts/check-certificate.py (Python and numpy, nothing of octal).
 # Prints the time of each step; exit 1 when any check fails.
