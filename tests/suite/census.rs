@@ -177,6 +177,65 @@ fn codes_that_differ_only_in_taking_all_agree_once_they_agree_up_to_it() {
     assert!(proven >= 20, "{proven} pairs");
 }
 
+/// A class whose period needs more values than --to goes further with
+/// --further, and is proven there; the other classes stop at --to.
+#[test]
+fn further_takes_one_class_past_to_and_proves_it() {
+    let run = |dir: &std::path::Path, extra: &[&str]| {
+        let out = octal()
+            .args(["census", "--digits", "1", "--to", "128", "--probe", "64"])
+            .args(["--member-seconds", "60", "--json", "--out"])
+            .arg(dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        json_lines(&out)
+    };
+    let row = |rows: &[serde_json::Value], code: &str| {
+        rows.iter()
+            .find(|r| r["code"] == code)
+            .unwrap_or_else(|| panic!("no row {code}"))
+            .clone()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // .4 has period 34 from n = 54 (Czajka's trivial games: prefix 54,
+    // period 34): 128 values are too few to prove it.
+    let rows = run(dir.path(), &[]);
+    assert_eq!(row(&rows, "0.4")["status"], "open");
+    let rows = run(dir.path(), &["--further", ".4=2^10"]);
+    let r = row(&rows, "0.4");
+    assert_eq!(r["status"], "periodic", "{r}");
+    assert_eq!(
+        (r["period"].as_u64(), r["preperiod"].as_u64()),
+        (Some(34), Some(54))
+    );
+    // Checked against the reference engine: G(n + 34) = G(n) from 54 on.
+    let g = reference("0.4", 400);
+    assert!((54..366).all(|n| g[n] == g[n + 34]));
+    assert!(g[53] != g[87]);
+    // Classes not named stop at --to.
+    assert!(rows
+        .iter()
+        .filter(|r| r["code"] != "0.4")
+        .all(|r| r["reach"].as_u64().unwrap() <= 128 || r["status"] == "periodic"));
+    let tables = std::fs::read_to_string(dir.path().join("census.md")).unwrap();
+    assert!(tables.contains("--further .4=2^10"), "{tables}");
+    // What --further cannot take is bad input.
+    for bad in [".4", ".4=100", ".123=2^10", "x=2^10"] {
+        let out = octal()
+            .args([
+                "census", "--digits", "1", "--to", "128", "--probe", "64", "--quiet", "--out",
+            ])
+            .arg(dir.path())
+            .args(["--further", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--further"), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn bad_census_arguments_are_bad_input() {
     for args in [

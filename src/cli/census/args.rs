@@ -42,6 +42,11 @@ pub struct CensusArgs {
     /// only). The tables say how far each member was checked.
     #[arg(long, value_name = "FACTOR")]
     pub member_budget: Option<f64>,
+    /// Runs the class of CODE on to N values, beyond --to, within ten
+    /// times --member-seconds: for a class whose published period needs
+    /// more values to prove (`--further .1777=2^29`). Repeatable.
+    #[arg(long, value_name = "CODE=N", conflicts_with_all = ["slurm", "collect"])]
+    pub further: Vec<String>,
     /// Every periodic class gets a certificate in DIR/certificates/;
     /// its independent check (docs/certificates.md) runs when estimated
     /// to take at most this many minutes, else the class is marked as
@@ -78,6 +83,37 @@ pub(super) fn prefixes(args: &CensusArgs) -> Result<String> {
     Ok(p.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
 }
 
+/// The `--further` targets as (index into `entries`, values): each CODE
+/// must be one of the census' games, and each N beyond `to` and within
+/// memory.
+pub(super) fn further(
+    args: &CensusArgs,
+    entries: &[census::Entry],
+    to: u64,
+) -> Result<Vec<(usize, u64)>> {
+    args.further
+        .iter()
+        .map(|f| {
+            let bad = || input(format!("--further {f}: give CODE=N, as .1777=2^29"));
+            let (code, n) = f.split_once('=').ok_or_else(bad)?;
+            let code: octal::code::Code = code.trim().parse().map_err(|_| bad())?;
+            let n = parse_to("further", n.trim())?;
+            let i = entries.iter().position(|e| e.code == code).ok_or_else(|| {
+                input(format!(
+                    "--further {f}: {code} is not one of this census' games"
+                ))
+            })?;
+            if n <= to {
+                return Err(input(format!(
+                    "--further {f}: {n} values is not beyond --to {to}"
+                )));
+            }
+            run::check_in_memory(n)?;
+            Ok((i, n))
+        })
+        .collect()
+}
+
 /// The census' provenance: this octal, the commit of the source it was
 /// built from, today's date (UTC) and the command with every option that
 /// shapes the tables (`--out`, `--json` and `--quiet` do not).
@@ -99,7 +135,10 @@ pub(super) fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
                     .map_or(String::new(), |f| format!(" --member-budget {f}")),
                 args.check_minutes,
                 threads(args.jobs).unwrap_or(1)
-            )
+            );
+            for f in &args.further {
+                command += &format!(" --further {f}");
+            }
         }
     }
     census::Provenance {

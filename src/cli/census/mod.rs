@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use octal::census::{self, CodeResult, Status};
 use rayon::prelude::*;
 
+use args::further;
 pub use args::CensusArgs;
 use code::{members_to_check, run_code, MEMBER_CAP_FACTOR};
 use files::{hold, inspect, result_path, store_path};
@@ -52,10 +53,14 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
-    let (_lock, batch) = Batch::new(&args, &entries, &dir, to)?;
+    let further = further(&args, &entries, to)?;
+    // A kept result may have gone as far as the furthest target.
+    let most = further.iter().map(|&(_, n)| n).fold(to, u64::max);
+    let (_lock, batch) = Batch::new(&args, &entries, &dir, most)?;
     let probe = parse_to("probe", &args.probe)?.min(to);
     let stores: Vec<PathBuf> = entries.iter().map(|e| store_path(&dir, &e.code)).collect();
-    let results = match batch.rounds(probe, to, args.member_budget, &stores)? {
+    let targets = Targets { to, further };
+    let results = match batch.rounds(probe, &targets, args.member_budget, &stores)? {
         Ok(results) => results,
         Err(code) => return Ok(code),
     };
@@ -88,6 +93,24 @@ fn progress_bar(codes: usize) -> ProgressBar {
     bar
 }
 
+/// How far each class goes: `to`, or further for the classes of the
+/// `further` codes (index into the census' entries, values).
+struct Targets {
+    to: u64,
+    further: Vec<(usize, u64)>,
+}
+
+impl Targets {
+    /// The target of the class whose first code is `first`.
+    fn of_class(&self, first: usize, class_of: &[usize]) -> u64 {
+        self.further
+            .iter()
+            .filter(|&&(j, _)| class_of[j] == first)
+            .map(|&(_, n)| n)
+            .fold(self.to, u64::max)
+    }
+}
+
 /// The codes of a census and what runs them.
 struct Batch<'a> {
     entries: &'a [census::Entry],
@@ -104,7 +127,8 @@ struct Batch<'a> {
 impl<'a> Batch<'a> {
     /// The batch of `entries` in the census directory `dir` (made, locked
     /// and swept; the lock is held while it lives), with what `dir`
-    /// already holds of each code checked against `to`.
+    /// already holds of each code checked against `to`, the furthest
+    /// target.
     fn new(
         args: &CensusArgs,
         entries: &'a [census::Entry],
@@ -203,12 +227,13 @@ impl<'a> Batch<'a> {
     }
 
     /// Every code briefly (to `probe`); then one code of each class that
-    /// is still open (to `to`); then the members worth taking on to their
-    /// class' reach. `Err` holds the exit code when a signal stopped it.
+    /// is still open (to its target); then the members worth taking on
+    /// to their class' reach. `Err` holds the exit code when a signal
+    /// stopped it.
     fn rounds(
         &self,
         probe: u64,
-        to: u64,
+        targets: &Targets,
         member_budget: Option<f64>,
         stores: &[PathBuf],
     ) -> Result<std::result::Result<Vec<CodeResult>, ExitCode>> {
@@ -218,11 +243,18 @@ impl<'a> Batch<'a> {
             Err(code) => return Ok(Err(code)),
         };
         let extend: Vec<(usize, u64)> = (0..n)
-            .filter(|&i| eq.class_of[i] == i && results[i].reach < to)
+            .filter(|&i| eq.class_of[i] == i)
             .filter(|&i| !matches!(results[i].status, Status::Periodic { .. }))
-            .map(|i| (i, to))
+            .map(|i| (i, targets.of_class(i, &eq.class_of)))
+            .filter(|&(i, target)| results[i].reach < target)
             .collect();
-        if let Some(code) = self.again(&extend, self.cap, &mut results)? {
+        // Classes run further get a member's cap.
+        let (further, usual): (Vec<_>, Vec<_>) =
+            extend.into_iter().partition(|&(_, t)| t > targets.to);
+        if let Some(code) = self.again(&usual, self.cap, &mut results)? {
+            return Ok(Err(code));
+        }
+        if let Some(code) = self.again(&further, self.cap * MEMBER_CAP_FACTOR, &mut results)? {
             return Ok(Err(code));
         }
         let members = members_to_check(&results, &eq, member_budget);
