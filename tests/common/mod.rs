@@ -199,3 +199,16 @@ pub fn run_in_temp(args: &[&str]) -> std::process::Output {
         .output()
         .expect("the octal binary runs")
 }
+
+/// FNV-1a-64 over the values as little-endian u32, as GUIDE.md defines
+/// the checksum, written out here independently of the library.
+pub fn fnv1a64(values: &[u32]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in values {
+        for b in v.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}

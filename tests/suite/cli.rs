@@ -3,6 +3,7 @@
 //! input refused with exit code 2 and a one-line message.
 
 use crate::common;
+use crate::common::fnv1a64;
 
 use std::process::Output;
 
@@ -21,19 +22,6 @@ fn ok(args: &[&str]) -> String {
     let o = octal(args);
     assert!(o.status.success(), "octal {args:?} failed: {}", stderr(&o));
     stdout(&o)
-}
-
-/// FNV-1a-64 over the values as little-endian u32, as GUIDE.md defines it,
-/// written out here independently of the library.
-fn fnv1a64(values: &[u32]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for v in values {
-        for b in v.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{h:016x}")
 }
 
 /// Parses `octal values` output: one number per line and nothing else.

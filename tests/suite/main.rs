@@ -13,6 +13,7 @@ mod architecture;
 mod arithmetic;
 mod atlas;
 mod census;
+mod census_four;
 mod certify;
 mod cli;
 mod compare;
