@@ -261,7 +261,9 @@ pub fn equiv<'py>(
     path: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let code = code_of(code)?.to_string();
-    let census = py.detach(|| Census::read(path.as_deref())).or_raise(py)?;
+    let census = py
+        .detach(|| Census::read_for(path.as_deref(), &code))
+        .or_raise(py)?;
     let class = census.class_of(&code).or_raise(py)?;
     to_python(py, &class.to_json(&code, &census.source))
 }

@@ -100,8 +100,14 @@ def test_equiv_of_kayles_names_the_census():
     e = octal.equiv("0.77")
     assert e["class"] == "0.77" and e["status"] == "periodic"
     assert "digits-3" in e["census"]
+    # Four digits: the four-digit census answers (OEIS A071514: the codes
+    # .6ZGj have the values of .3777 shifted by one).
+    e = octal.equiv(".3777")
+    assert "digits-4" in e["census"]
+    assert holds(ref(".3777"), ref(e["class"]), next(
+        m["shift"] for m in e["members"] if m["code"] == "0.3777"))
     with pytest.raises(ValueError, match="not in"):
-        octal.equiv(".3777")
+        octal.equiv(".37775")
 
 
 def test_census_rows_shipped_and_from_a_directory(tmp_path):

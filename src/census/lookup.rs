@@ -16,6 +16,14 @@ pub const SHIPPED: &str = include_str!("../../data/census/digits-3-2^25/census.j
 pub const SHIPPED_SOURCE: &str =
     "the shipped census of codes of up to 3 digits (data/census/digits-3-2^25)";
 
+/// The shipped census of every code of up to 4 digits, to 2^22: it
+/// answers for the codes the three-digit one does not hold.
+pub const SHIPPED_FOUR: &str = include_str!("../../data/census/digits-4-2^22/census.jsonl");
+
+/// How the shipped four-digit census is named in answers.
+pub const SHIPPED_FOUR_SOURCE: &str =
+    "the shipped census of codes of up to 4 digits (data/census/digits-4-2^22)";
+
 /// The most a census.jsonl read here may hold.
 pub const CENSUS_BYTES: u64 = 64 << 20;
 
@@ -54,8 +62,22 @@ pub struct Census {
 }
 
 impl Census {
+    /// The census that answers for `code`: the one at `path`, else the
+    /// shipped three-digit census (which went further) when it holds
+    /// `code`, else the shipped four-digit one.
+    pub fn read_for(path: Option<&Path>, code: &str) -> Result<Census, LookupError> {
+        if path.is_some() {
+            return Census::read(path);
+        }
+        let three = Census::parse(SHIPPED, SHIPPED_SOURCE)?;
+        if three.class_of(code).is_ok() {
+            return Ok(three);
+        }
+        Census::parse(SHIPPED_FOUR, SHIPPED_FOUR_SOURCE)
+    }
+
     /// Reads the census at `path` (a directory means its census.jsonl), or
-    /// the shipped one.
+    /// the shipped three-digit one.
     pub fn read(path: Option<&Path>) -> Result<Census, LookupError> {
         let Some(path) = path else {
             return Census::parse(SHIPPED, SHIPPED_SOURCE);

@@ -1,5 +1,5 @@
 //! `octal equiv CODE`: which codes share CODE's class in the shipped
-//! three-digit census (or a census' `census.jsonl`), each with its shift
+//! three- or four-digit census (or a census' `census.jsonl`), each with its shift
 //! against the class' first code, and the class' status. It answers
 //! "which codes are Kayles?" without reading the whole table.
 
@@ -12,8 +12,9 @@ use super::prelude::*;
 pub struct EquivArgs {
     /// An octal code, in any spelling: .137, 0.137, 0.1370.
     pub code: String,
-    /// A census' census.jsonl to read instead of the shipped one
-    /// (data/census/digits-3-2^25: every code of up to 3 digits).
+    /// A census' census.jsonl to read instead of the shipped ones
+    /// (data/census/digits-3-2^25, every code of up to 3 digits to 2^25;
+    /// then data/census/digits-4-2^22, up to 4 digits to 2^22).
     #[arg(long, value_name = "FILE")]
     pub census: Option<PathBuf>,
     /// Print one JSON object.
@@ -32,7 +33,7 @@ fn report(e: LookupError) -> anyhow::Error {
 
 pub fn equiv(args: EquivArgs) -> Result<ExitCode> {
     let code = parse_code(&args.code)?.to_string();
-    let census = Census::read(args.census.as_deref()).map_err(report)?;
+    let census = Census::read_for(args.census.as_deref(), &code).map_err(report)?;
     let class = census.class_of(&code).map_err(report)?;
     if args.json {
         outln!("{}", class.to_json(&code, &census.source));

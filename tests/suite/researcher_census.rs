@@ -611,8 +611,14 @@ fn equiv_looks_a_code_up_in_the_census() {
         "{out}"
     );
     assert_eq!(reference(".13", 300)[..298], reference(".02", 300)[2..]);
-    // Not in the census: exit 1; not a code: exit 2; one line each.
-    for (code, exit) in [(".1234", 1), ("0.x", 2)] {
+    // A code of four digits is answered from the four-digit census:
+    // .1777 is .454 shifted by one (OEIS A071509: .454 has values a(n-1)).
+    let out = ok(octal().args(["equiv", ".1777"]).output().unwrap());
+    assert!(out.contains("codes of up to 4 digits"), "{out}");
+    assert!(out.contains("* G_0.1777(n) = G_0.454(n+1)"), "{out}");
+    assert_eq!(reference(".1777", 400)[..399], reference(".454", 400)[1..]);
+    // Not in a census: exit 1; not a code: exit 2; one line each.
+    for (code, exit) in [(".12345", 1), ("0.x", 2)] {
         let out = octal().args(["equiv", code]).output().unwrap();
         assert_eq!(out.status.code(), Some(exit), "{code}");
         let err = String::from_utf8_lossy(&out.stderr);

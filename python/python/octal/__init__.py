@@ -350,7 +350,8 @@ def equiv(code: CodeLike, *, census: Optional[PathLike] = None) -> "dict[str, An
     """Which codes are the same game as ``code``, and shifted by how much:
     the dict ``octal equiv CODE --json`` prints (``class``, ``status``,
     ``members`` with each ``shift`` and ``equation``), from the shipped
-    census or ``census`` (a census directory or its census.jsonl).
+    censuses (up to three digits to 2^25, then up to four to 2^22) or
+    ``census`` (a census directory or its census.jsonl).
     ValueError when the code is not in it.
     """
     return _octal.equiv(code, None if census is None else os.fspath(census))
