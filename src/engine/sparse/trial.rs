@@ -5,7 +5,7 @@
 //! is rare, which of the two is faster depends on the CPU (the diagonal
 //! method holds its set in registers on AVX-512 VBMI only), on the game
 //! and on how far the run has got: on AVX-512 `.005` runs faster by the
-//! diagonal method early and faster in sparse space past about 10^6
+//! diagonal method early and faster in sparse space past about 1.3·10^5
 //! values (docs/performance.md, "sparse space or the diagonal method").
 //! No fixed fraction gets every case right, so from
 //! [`TRIAL_FROM`](crate::engine::tuning::TRIAL_FROM) values on
@@ -33,9 +33,8 @@ pub(super) struct Trial {
     /// Stretches finished (0, 1 or 2).
     stretches: u8,
     time: Duration,
-    /// Heaps computed in the stretch running now, and the sum of their
-    /// sizes (the work a heap grows with its size under both methods).
-    heaps: usize,
+    /// The sum of the sizes of the heaps computed in the stretch running
+    /// now (the work a heap grows with its size under both methods).
     size_sum: f64,
     /// Nanoseconds per heap and per unit of heap size, by method
     /// (diagonal, sparse); NaN until measured.
@@ -65,7 +64,6 @@ impl Trial {
             horizon,
             stretches: 0,
             time: Duration::ZERO,
-            heaps: 0,
             size_sum: 0.0,
             cost: [f64::NAN; 2],
         })
@@ -82,7 +80,6 @@ impl Trial {
             return;
         }
         self.time += time;
-        self.heaps += to - from;
         // The sum of from..to.
         self.size_sum += (to - from) as f64 * (from + to - 1) as f64 / 2.0;
     }
@@ -98,7 +95,6 @@ impl Trial {
         self.cost[usize::from(self.sparse)] = per;
         self.stretches += 1;
         self.time = Duration::ZERO;
-        self.heaps = 0;
         self.size_sum = 0.0;
         if self.stretches == 1 {
             self.sparse = !self.sparse;
