@@ -140,16 +140,7 @@ fn period(s: &Summary) -> String {
         );
     }
     if let Some(a) = &s.arithmetic_period {
-        let _ = write!(
-            l,
-            "; apparent arithmetic period {}, saltus {}: G(n + {}) = G(n) + {} for {} ≤ n < {}",
-            a.period,
-            a.saltus,
-            a.period,
-            a.saltus,
-            a.preperiod,
-            a.checked_to - a.period
-        );
+        let _ = write!(l, "; {}", a.describe());
     }
     l
 }

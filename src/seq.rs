@@ -2,7 +2,7 @@
 //! them ([`Seq`], u16 until a value needs u32), borrowed from memory or a
 //! store's map ([`SeqRef`]), or lent to an engine to fill ([`SeqMut`]).
 
-use crate::period::Period;
+use crate::period::{arithmetic, ArithmeticPeriod, Period};
 use crate::stats::Stats;
 
 /// A sequence held in memory at the narrowest width that fits its values.
@@ -74,6 +74,15 @@ pub enum SeqRef<'a> {
 }
 
 impl SeqRef<'_> {
+    /// The apparent arithmetic period of these values, if they show one
+    /// ([`arithmetic::apparent`]).
+    pub fn apparent_arithmetic(&self) -> Option<ArithmeticPeriod> {
+        match self {
+            SeqRef::U16(v) => arithmetic::apparent(v),
+            SeqRef::U32(v) => arithmetic::apparent(v),
+        }
+    }
+
     pub fn len(&self) -> usize {
         match self {
             SeqRef::U16(v) => v.len(),

@@ -110,13 +110,23 @@ fn header(b: &mut String, k: &Class<'_>) {
                 num(*s)
             );
         }
-        Status::Open => {
-            let _ = write!(
-                b,
-                "<span class=\"st open\">open</span>: no period in its first {} values",
-                num(r.reach)
-            );
-        }
+        Status::Open => match r.apparent() {
+            Some(a) => {
+                let _ = write!(
+                        b,
+                        "<span class=\"st open\">open</span>: no period proven in its first {} values; {}",
+                        num(r.reach),
+                        esc(&a)
+                    );
+            }
+            None => {
+                let _ = write!(
+                    b,
+                    "<span class=\"st open\">open</span>: no period in its first {} values",
+                    num(r.reach)
+                );
+            }
+        },
         Status::Stopped { why, .. } => {
             let _ = write!(
                 b,
@@ -157,6 +167,19 @@ fn facts(b: &mut String, k: &Class<'_>, census: &Census) {
         "last exception",
         &row.last_exception().map_or_else(dash, num),
     );
+    if let Some(a) = &r.arithmetic_period {
+        fact(
+            b,
+            "arithmetic period (apparent)",
+            &format!(
+                "period {}, saltus {}, from n = {} (seen over {} values; not proven)",
+                num(a.period),
+                num(a.saltus),
+                num(a.preperiod),
+                num(a.checked_to)
+            ),
+        );
+    }
     fact(b, "reach", &format!("{} values", num(r.reach)));
     fact(b, "largest value", &num(u64::from(r.max_value)));
     fact(

@@ -43,7 +43,7 @@ impl Entry {
             status: row.status_word(),
             why: match &r.status {
                 crate::census::Status::Stopped { why, .. } => Some(why.clone()),
-                _ => None,
+                _ => r.apparent(),
             },
             period: p.map(|p| p.period),
             preperiod: p.map(|p| p.preperiod),
@@ -162,7 +162,8 @@ pub fn page(entries: &[Entry], census: &Census) -> String {
          <dt>code, members</dt><dd>The class' first code, linking to its page, and how many codes (any number of trailing zeros is the same code) the class holds, with their codes. \
          The search finds a class by any of its codes, in any spelling: <code>.137</code>, <code>0.137</code>, <code>0.1370</code>. \
          A link <code>index.html?q=.137</code> (or <code>#q=.137</code>) opens the index searched.</dd>\
-         <dt>status</dt><dd><em>periodic</em>: proven periodic by the Guy–Smith bound; <em>open</em>: computed to its reach without a period; <em>stopped</em>: the census' time cap ended it at its reach.</dd>\
+         <dt>status</dt><dd><em>periodic</em>: proven periodic by the Guy–Smith bound; <em>open</em>: computed to its reach without a period; <em>stopped</em>: the census' time cap ended it at its reach. \
+         Pointed at, an open class says what its values show without a proof: a period, or an arithmetic period G(n + p) = G(n) + s (values that grow, seen in hexadecimal games).</dd>\
          <dt>period, preperiod, last exception</dt><dd>G(n + p) = G(n) for every n ≥ preperiod; the last exception is the last heap whose value the period does not give.</dd>\
          <dt>rare mask, rare positions</dt><dd>The sparse-space mask of the engine and how many heaps n ≥ 1 up to the reach have the rare value parity under it.</dd>\
          <dt>reach</dt><dd>Values computed: G(0) … G(reach − 1).</dd>\

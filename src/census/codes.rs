@@ -18,6 +18,8 @@ pub struct Entry {
 pub enum CensusError {
     #[error("--digits {0}: give 1 to 4 (8^4 = 4,096 codes a prefix)")]
     Digits(usize),
+    #[error("--digits {0} with --hex: give 1 to 3 (16^3 = 4,096 codes a prefix)")]
+    HexDigits(usize),
     #[error("--prefix {0}: give digits before the point, 0 and/or 4 (e.g. 0,4)")]
     Prefix(String),
 }
@@ -37,22 +39,32 @@ pub fn parse_prefixes(s: &str) -> Result<Vec<u8>, CensusError> {
 }
 
 /// Every code `P.d1…dk` for each prefix P and 1 ≤ k ≤ `digits`, each game
-/// once, in the order of its shortest spelling.
-pub fn codes(digits: usize, prefixes: &[u8]) -> Result<Vec<Entry>, CensusError> {
-    if !(1..=4).contains(&digits) {
-        return Err(CensusError::Digits(digits));
+/// once, in the order of its shortest spelling. The digits are octal, or
+/// with `hex` hexadecimal (0–F: bit 8 of a digit splits a heap into three),
+/// which is where arithmetic periods occur.
+pub fn codes(digits: usize, prefixes: &[u8], hex: bool) -> Result<Vec<Entry>, CensusError> {
+    let radix: usize = if hex { 16 } else { 8 };
+    match (hex, digits) {
+        (false, 1..=4) | (true, 1..=3) => {}
+        (false, _) => return Err(CensusError::Digits(digits)),
+        (true, _) => return Err(CensusError::HexDigits(digits)),
     }
     let mut by_game: BTreeMap<String, usize> = BTreeMap::new();
     let mut entries: Vec<Entry> = Vec::new();
     for &p in prefixes {
         for k in 1..=digits {
-            for i in 0..8usize.pow(k as u32) {
+            for i in 0..radix.pow(k as u32) {
                 let ds: String = (0..k)
                     .rev()
-                    .map(|j| char::from(b'0' + ((i >> (3 * j)) & 7) as u8))
+                    .map(|j| {
+                        let d = (i / radix.pow(j as u32)) % radix;
+                        char::from_digit(d as u32, 16)
+                            .expect("a digit")
+                            .to_ascii_uppercase()
+                    })
                     .collect();
                 let spelling = format!("{p}.{ds}");
-                let code: Code = spelling.parse().expect("octal digits parse");
+                let code: Code = spelling.parse().expect("census digits parse");
                 let key = code.to_string();
                 match by_game.get(&key) {
                     Some(&e) => entries[e].spellings.push(spelling),

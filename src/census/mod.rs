@@ -32,17 +32,33 @@ mod tests {
 
     #[test]
     fn codes_are_listed_once_with_their_spellings() {
-        let e = codes(2, &[0]).unwrap();
+        let e = codes(2, &[0], false).unwrap();
         // 8 one-digit and 64 two-digit spellings; those ending in 0 (other
         // than the one-digit 0.0) are shorter codes.
         assert_eq!(e.iter().map(|x| x.spellings.len()).sum::<usize>(), 72);
         assert_eq!(e.len(), 8 + 56);
         let six = e.iter().find(|x| x.code.to_string() == "0.6").unwrap();
         assert_eq!(six.spellings, ["0.6", "0.60"]);
-        assert_eq!(codes(1, &[0, 4]).unwrap().len(), 16);
-        assert!(codes(5, &[0]).is_err());
+        assert_eq!(codes(1, &[0, 4], false).unwrap().len(), 16);
+        assert!(codes(5, &[0], false).is_err());
         assert_eq!(parse_prefixes("4,0").unwrap(), [0, 4]);
         assert!(parse_prefixes("3").is_err());
+    }
+
+    #[test]
+    fn hexadecimal_codes_are_listed_once_with_their_spellings() {
+        let e = codes(2, &[0], true).unwrap();
+        // 16 one-digit and 256 two-digit spellings; the 16 ending in 0
+        // are one-digit codes (0.00 is 0.0).
+        assert_eq!(e.iter().map(|x| x.spellings.len()).sum::<usize>(), 16 + 256);
+        assert_eq!(e.len(), 16 + 240);
+        let f = e.iter().find(|x| x.spellings[0] == "0.F").unwrap();
+        assert_eq!(f.spellings, ["0.F", "0.F0"]);
+        // The octal codes are among them, spelled as the octal census does.
+        assert!(e.iter().any(|x| x.code.to_string() == "0.77"));
+        assert!(e.iter().any(|x| x.spellings[0] == "0.9C"));
+        assert!(codes(4, &[0], true).is_err());
+        assert!(codes(3, &[0], true).is_ok());
     }
 
     #[test]

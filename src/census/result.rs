@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::RareClass;
-use crate::period::Period;
+use crate::period::{ArithmeticPeriod, Period};
 
 /// How one code of a census ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,6 +68,15 @@ pub struct CodeResult {
     /// first period, when short: see [`crate::period::notation`]).
     #[serde(default)]
     pub period_notation: Option<String>,
+    /// For an open code, the period its values show without a proof
+    /// (a game beyond octal has no bound to prove one with; an octal one
+    /// may not yet have reached its bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apparent_period: Option<Period>,
+    /// The arithmetic period the values show, G(n + p) = G(n) + s (apparent:
+    /// no theorem here proves one; only codes beyond octal can have one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arithmetic_period: Option<ArithmeticPeriod>,
     /// G(2^j) for every 2^j below the reach.
     pub at_powers_of_two: Vec<u32>,
     pub seconds: f64,
@@ -91,6 +100,24 @@ fn hex_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, 
 }
 
 impl CodeResult {
+    /// What an open code's values show without a proof, in words: its
+    /// apparent arithmetic period or apparent period; `None` for any other
+    /// code. The tables and the atlas say it this way.
+    pub fn apparent(&self) -> Option<String> {
+        if self.status != Status::Open {
+            return None;
+        }
+        if let Some(a) = &self.arithmetic_period {
+            return Some(a.describe());
+        }
+        self.apparent_period.map(|p| {
+            format!(
+                "apparent period {}, preperiod {}: seen over {} values, not proven",
+                p.period, p.preperiod, self.reach
+            )
+        })
+    }
+
     /// The proven period, for [`Side`]s.
     pub fn period(&self) -> Option<Period> {
         match self.status {
@@ -224,6 +251,8 @@ impl CodeResult {
             rare_list_complete: None,
             checksum: None,
             period_notation: None,
+            apparent_period: None,
+            arithmetic_period: None,
             at_powers_of_two: Vec::new(),
             seconds: 0.0,
         }

@@ -102,8 +102,8 @@ pub struct Table<'a> {
 /// A class' status in the table's cells: status, period, preperiod,
 /// last exception (preperiod − 1, `none` for a purely periodic one) and
 /// where the period was proven; empty cells where not periodic.
-fn status_cells(status: &Status) -> [String; 5] {
-    match status {
+fn status_cells(result: &CodeResult) -> [String; 5] {
+    match &result.status {
         Status::Periodic {
             period,
             preperiod,
@@ -118,7 +118,9 @@ fn status_cells(status: &Status) -> [String; 5] {
             proven_at.to_string(),
         ],
         Status::Open => [
-            "open".into(),
+            result
+                .apparent()
+                .map_or_else(|| "open".into(), |a| format!("open ({a})")),
             String::new(),
             String::new(),
             String::new(),
@@ -260,10 +262,10 @@ impl Table<'_> {
     /// representative, members, status and facts.
     pub fn csv(&self) -> String {
         let mut out = format!(
-            "# {}\ncode,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why,last_exception,period_notation,checksum,literature,checked\n",
+            "# {}\ncode,members,status,period,preperiod,proven_at,reach,target,max_value,rare_mask,rare_positions,last_rare_at,seconds,why,last_exception,period_notation,checksum,literature,checked,apparent\n",
             self.provenance.line()
         );
-        for row in self.rows() {
+        for (row, class) in self.rows().into_iter().zip(self.classes()) {
             let f = |k: &str| match &row[k] {
                 serde_json::Value::Null => String::new(),
                 serde_json::Value::String(s) => s.clone(),
@@ -280,7 +282,7 @@ impl Table<'_> {
                 .unwrap_or_default();
             out +=
                 &format!(
-                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\",{},\"{}\",{},\"{}\",\"{}\"\n",
+                "{},\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3},\"{}\",{},\"{}\",{},\"{}\",\"{}\",\"{}\"\n",
                 f("code"),
                 members,
                 f("status"),
@@ -303,6 +305,7 @@ impl Table<'_> {
                     .get(&f("code"))
                     .and_then(|m| m.checked.as_ref())
                     .map_or(String::new(), CheckRow::cell),
+                self.results[class[0]].apparent().unwrap_or_default(),
             );
         }
         out
@@ -331,7 +334,7 @@ impl Table<'_> {
         let mut details = String::new();
         for class in self.classes() {
             let r = &self.results[class[0]];
-            let [status, period, pre, last, at] = status_cells(&r.status);
+            let [status, period, pre, last, at] = status_cells(r);
             let marks = self.marks.get(&r.code).cloned().unwrap_or_default();
             out += &format!(
                 "| `{}` | {} | {status} | {period} | {pre} | {last} | {at} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -405,7 +408,7 @@ impl Table<'_> {
             classes += &format!(
                 "- `{}` ({}, reach {}):\n",
                 r.code,
-                status_cells(&r.status)[0],
+                status_cells(r)[0],
                 r.reach
             );
             for &i in &class[1..] {
@@ -507,6 +510,24 @@ impl Table<'_> {
             .collect();
         if let (Some(lo), Some(hi)) = (reach.iter().min(), reach.iter().max()) {
             out += &format!("open codes reach {lo} to {hi} values\n");
+        }
+        let arithmetic: Vec<&str> = reps
+            .iter()
+            .filter(|r| r.arithmetic_period.is_some())
+            .map(|r| r.code.as_str())
+            .collect();
+        if !arithmetic.is_empty() {
+            let more = arithmetic.len().saturating_sub(10);
+            out += &format!(
+                "apparent arithmetic period (not proven): {} classes ({}{})\n",
+                arithmetic.len(),
+                arithmetic[..arithmetic.len() - more].join(", "),
+                if more > 0 {
+                    format!(", and {more} more")
+                } else {
+                    String::new()
+                }
+            );
         }
         out + &self.marks_summary(&reps)
     }

@@ -33,6 +33,20 @@ pub struct ArithmeticPeriod {
     pub checked_to: u64,
 }
 
+impl ArithmeticPeriod {
+    /// In words, with the range it was seen over: `apparent arithmetic
+    /// period 3, saltus 1: G(n + 3) = G(n) + 1 for 1 ≤ n < 4093`. The run
+    /// report, the census' tables and the atlas all say it this way.
+    pub fn describe(&self) -> String {
+        let (p, s) = (self.period, self.saltus);
+        format!(
+            "apparent arithmetic period {p}, saltus {s}: G(n + {p}) = G(n) + {s} for {} ≤ n < {}",
+            self.preperiod,
+            self.checked_to.saturating_sub(p)
+        )
+    }
+}
+
 /// Whether an arithmetic period can occur in `code` at all: not in a
 /// finite octal game (Horrocks and Nowakowski, 2003).
 pub fn possible(code: &Code) -> bool {

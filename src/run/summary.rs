@@ -292,10 +292,7 @@ impl Summary {
         self.period_provable = detector.can_prove();
         let periodic = self.period.or(self.apparent_period).is_some();
         self.arithmetic_period = (!periodic && arithmetic::possible(code))
-            .then(|| match seq {
-                SeqRef::U16(v) => arithmetic::apparent(v),
-                SeqRef::U32(v) => arithmetic::apparent(v),
-            })
+            .then(|| seq.apparent_arithmetic())
             .flatten();
         let notation = |style| {
             self.period

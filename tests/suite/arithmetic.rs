@@ -114,3 +114,78 @@ fn no_octal_game_of_up_to_three_digits_is_arithmetic_periodic() {
         }
     }
 }
+
+/// A census of the one-digit hexadecimal codes: `0.8` (worked by hand: G(n)
+/// = ⌊(n − 1)/3⌋ for n ≥ 1) is listed as open with its arithmetic period,
+/// said to be apparent, in the JSON rows, the tables and the atlas; every
+/// arithmetic period listed holds over its range in values computed here;
+/// no octal code has one.
+#[test]
+fn a_hexadecimal_census_lists_arithmetic_periods_as_apparent() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = octal()
+        .args(["census", "--hex", "--digits", "1", "--prefix", "0"])
+        .args([
+            "--to", "2^11", "--probe", "2^8", "--json", "--quiet", "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let row = |code: &str| {
+        rows.iter()
+            .find(|r| r["code"] == code)
+            .unwrap_or_else(|| panic!("{code} not in the census"))
+    };
+    let eight = row("0.8");
+    assert_eq!(eight["status"], "open");
+    assert_eq!(triple(eight), Some((3, 1, 1)));
+    let g = reference("0.8", 2048);
+    assert!((1..2048).all(|n| g[n] as usize == (n - 1) / 3));
+    let mut seen = 0;
+    for r in &rows {
+        let code: octal::code::Code = r["code"].as_str().unwrap().parse().unwrap();
+        let Some((p, i, s)) = triple(r) else {
+            continue;
+        };
+        assert!(
+            !code.is_octal(),
+            "{code}: an octal game listed as arithmetic"
+        );
+        let to = r["arithmetic_period"]["checked_to"].as_u64().unwrap() as usize;
+        let g = reference(&code.to_string(), to);
+        assert!(holds(&g, (p as usize, s as u32), i as usize..to), "{code}");
+        seen += 1;
+    }
+    assert!(seen >= 2, "only {seen} arithmetic periods");
+    let md = std::fs::read_to_string(dir.path().join("census.md")).unwrap();
+    assert!(md.contains(
+        "| `0.8` | 1 | open (apparent arithmetic period 3, saltus 1: G(n + 3) = G(n) + 1 for 1 ≤ n < 2045) |"
+    ));
+    assert!(md.starts_with("# Census of hexadecimal codes"));
+    let site = dir.path().join("site");
+    let out = octal()
+        .args(["atlas", "--quiet", "-o"])
+        .arg(&site)
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let page = std::fs::read_to_string(site.join("class/0.8.html")).unwrap();
+    assert!(page.contains("arithmetic period (apparent)"), "{page}");
+    // More than three hexadecimal digits is refused as bad input.
+    let out = octal()
+        .args(["census", "--hex", "--digits", "4", "--list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -10,6 +10,13 @@ pub struct CensusArgs {
     /// Digits after the point: every code with 1 to D of them.
     #[arg(long, default_value_t = 2)]
     pub digits: usize,
+    /// Hexadecimal digits (0–F; bit 8 splits a heap into three): every
+    /// hexadecimal code of up to 3 digits, the games where arithmetic
+    /// periods occur. No period of theirs is proven (no bound is derived
+    /// for three-heap splits): they are listed as open, with the period or
+    /// arithmetic period their values show.
+    #[arg(long)]
+    pub hex: bool,
     /// The digit before the point: 0, 4 or 0,4 (4 also splits a heap
     /// without taking a token).
     #[arg(long, default_value = "0,4")]
@@ -83,6 +90,23 @@ pub(super) fn prefixes(args: &CensusArgs) -> Result<String> {
     Ok(p.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
 }
 
+/// The census' games, as its flags name them: `--digits 3 --prefix 0,4`,
+/// with `--hex` for hexadecimal ones.
+pub(super) fn which(args: &CensusArgs) -> String {
+    let prefix = prefixes(args).unwrap_or_else(|_| args.prefix.clone());
+    let hex = if args.hex { " --hex" } else { "" };
+    format!("--digits {}{hex} --prefix {prefix}", args.digits)
+}
+
+/// The census' games in a word, for names: `3`, or `hex-2`.
+pub(super) fn kind(args: &CensusArgs) -> String {
+    if args.hex {
+        format!("hex-{}", args.digits)
+    } else {
+        args.digits.to_string()
+    }
+}
+
 /// The `--further` targets as (index into `entries`, values): each CODE
 /// must be one of the census' games, and each N beyond `to` and within
 /// memory.
@@ -118,11 +142,7 @@ pub(super) fn further(
 /// built from, today's date (UTC) and the command with every option that
 /// shapes the tables (`--out`, `--json` and `--quiet` do not).
 pub(super) fn provenance(args: &CensusArgs, to: u64) -> census::Provenance {
-    let prefix = prefixes(args).unwrap_or_else(|_| args.prefix.clone());
-    let mut command = format!(
-        "octal census --digits {} --prefix {prefix} --to {to}",
-        args.digits
-    );
+    let mut command = format!("octal census {} --to {to}", which(args));
     let probe =
         parse_to("probe", &args.probe).map_or(args.probe.clone(), |p| p.min(to).to_string());
     match &args.collect {

@@ -161,6 +161,8 @@ pub(super) fn run_code(
         rare_list_complete: summary.as_ref().and_then(|s| s.rare_list_complete),
         checksum: Some(checksum_to(&store, reach)),
         period_notation: notation(&store, summary.as_ref().and_then(|s| s.period)),
+        apparent_period: summary.as_ref().and_then(|s| s.apparent_period),
+        arithmetic_period: summary.as_ref().and_then(|s| s.arithmetic_period),
         at_powers_of_two: powers_of_two(&store, reach),
         seconds,
     };

@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use octal::census::{self, CodeResult, Status};
 use rayon::prelude::*;
 
-use args::further;
 pub use args::CensusArgs;
+use args::{further, kind, which};
 use code::{members_to_check, run_code, MEMBER_CAP_FACTOR};
 use files::{hold, inspect, result_path, store_path};
 use slurm::{collect, prepare_slurm};
@@ -30,6 +30,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     let entries = octal::census::codes(
         args.digits,
         &census::parse_prefixes(&args.prefix).map_err(input)?,
+        args.hex,
     )
     .map_err(input)?;
     if args.list {
@@ -52,7 +53,7 @@ pub fn census(args: CensusArgs) -> Result<ExitCode> {
     let dir = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", args.digits)));
+        .unwrap_or_else(|| PathBuf::from("runs").join(format!("census-{}", kind(&args))));
     let further = further(&args, &entries, to)?;
     // A kept result may have gone as far as the furthest target.
     let most = further.iter().map(|&(_, n)| n).fold(to, u64::max);
@@ -145,12 +146,11 @@ impl<'a> Batch<'a> {
         if worst > 4.0 * 3600.0 && !args.quiet {
             eprintln!(
                 "octal: {} games at up to {} s each on {jobs} jobs: at most {:.0} h here (most end far sooner); \
-                 on a cluster, `octal census --digits {} --prefix {} --to N --slurm DIR`",
+                 on a cluster, `octal census {} --to N --slurm DIR`",
                 entries.len(),
                 cap.as_secs_f64(),
                 worst / 3600.0,
-                args.digits,
-                args.prefix
+                which(args),
             );
         }
         // One census at a time in a directory; what a killed one left goes.

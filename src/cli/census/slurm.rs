@@ -7,7 +7,7 @@
 
 use octal::census::{self, CodeResult, Status};
 
-use super::args::{prefixes, CensusArgs};
+use super::args::{kind, prefixes, which, CensusArgs};
 use super::code::{notation, powers_of_two};
 use super::files::{checked_store, checksum_to, hold, inspect, store_path};
 use super::tables::tables;
@@ -26,7 +26,7 @@ fn probe_of(args: &CensusArgs, to: u64) -> Result<u64> {
 
 /// The job array's name: which census it is.
 fn array_name(args: &CensusArgs) -> Result<String> {
-    Ok(format!("census-{}-{}", args.digits, prefixes(args)?))
+    Ok(format!("census-{}-{}", kind(args), prefixes(args)?))
 }
 
 /// Runs every game to the probe here, groups them, and writes the Slurm
@@ -79,12 +79,11 @@ pub(super) fn prepare_slurm(
     if !args.quiet {
         eprintln!(
             "{} games in {classes} classes to {probe} values; {} classes still open, one task each; \
-             submit with: sbatch {}; then: octal census --digits {} --prefix {} --to {} --probe {} --collect {}",
+             submit with: sbatch {}; then: octal census {} --to {} --probe {} --collect {}",
             entries.len(),
             open.len(),
             script.display(),
-            args.digits,
-            args.prefix,
+            which(args),
             args.to,
             args.probe,
             dir.display()
@@ -194,7 +193,7 @@ fn check_manifest(
     }
     let other = || {
         input(format!(
-            "{}: not the job array of this census (give the --digits and --prefix it was prepared with)",
+            "{}: not the job array of this census (give the --digits, --hex and --prefix it was prepared with)",
             dir.display()
         ))
     };
@@ -314,6 +313,13 @@ impl Tasks<'_> {
             rare_list_complete: rare.as_ref().and_then(|r| r.rare_list_complete),
             checksum: store.map(|s| checksum_to(s, reach)),
             period_notation: store.and_then(|s| notation(s, period)),
+            apparent_period: store
+                .filter(|_| period.is_none())
+                .and_then(|s| octal::store::checkpoint::restore_detector(s).apparent()),
+            // As a run's summary finds it: only for a game that can have one.
+            arithmetic_period: store
+                .filter(|_| period.is_none() && octal::period::arithmetic::possible(&e.code))
+                .and_then(|s| s.view(0, reach).apparent_arithmetic()),
             at_powers_of_two: store.map_or(Vec::new(), |s| powers_of_two(s, reach)),
             seconds: row.map_or(0.0, |r| r.seconds),
         })

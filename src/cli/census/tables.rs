@@ -36,7 +36,8 @@ pub(super) fn tables(
     write(
         "census.md",
         format!(
-            "# Census of octal codes: {} digits, prefixes {}, {} values\n\n{}\n\n{}\n{}",
+            "# Census of {} codes: {} digits, prefixes {}, {} values\n\n{}\n\n{}\n{}",
+            if args.hex { "hexadecimal" } else { "octal" },
             args.digits,
             args.prefix,
             to,
