@@ -142,11 +142,13 @@ fn composed_shifts(class_of: &[usize], links: &[Link]) -> Vec<Option<i64>> {
 
 /// Finds which of the sequences agree: G_a(n) = G_b(n) or G_a(n) =
 /// G_b(n + 1). Code i has the proven period `periods[i]`, if any, and
-/// `values(i, m)` gives at most its first `m` values (read when needed, so
-/// that a census of long sequences never holds them all); the first error
-/// it returns is returned.
+/// `reach[i]` values; `values(i, m)` gives at most its first `m` values
+/// (read when needed, and only as many as a comparison can look at, so
+/// that a census of long sequences never holds them all); the first
+/// error it returns is returned.
 pub fn equivalences<E>(
     periods: &[Option<Period>],
+    reach: &[u64],
     values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
 ) -> Result<Equivalences, E> {
     let n = periods.len();
@@ -155,13 +157,148 @@ pub fn equivalences<E>(
         class_of: (0..n).collect(),
         ..Default::default()
     };
-    join(&mut eq, candidates(&heads), periods, values)?;
+    let mut cache = Cache::default();
+    let known = Known { periods, reach };
+    join(&mut eq, candidates(&heads), known, &mut cache, values)?;
     for i in 0..n {
         let r = find(&mut eq.class_of, i);
         eq.class_of[i] = r;
     }
-    eq.relations = relations(&eq, periods, values)?;
+    eq.relations = relations(&eq, known, &mut cache, values)?;
     Ok(eq)
+}
+
+/// What the grouping knows of each code before reading its values: its
+/// proven period and how many values it has.
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    periods: &'a [Option<Period>],
+    reach: &'a [u64],
+}
+
+impl Known<'_> {
+    /// How many values of `a` and of `b` a comparison of G_a(n) with
+    /// G_b(n + shift) reads ([`Comparison::run`] without a limit): up to
+    /// the end of what both answer for (or of a proof, when both are
+    /// periodic), and of a periodic code no more than its preperiod and
+    /// one period, past which [`Side::get`] reads the period. Values beyond
+    /// these change nothing, and a periodic class' first code (the census
+    /// took `.454` to 4.4·10^8 values) is mostly compared with members
+    /// computed to a few million.
+    fn needs(&self, a: usize, b: usize, shift: i64) -> (usize, usize) {
+        let side = |i: usize| Side {
+            values: &[],
+            period: self.periods[i],
+        };
+        let c = Comparison {
+            a: side(a),
+            b: side(b),
+            shift,
+        };
+        let known = |i: usize| match self.periods[i] {
+            Some(_) => u64::MAX,
+            None => self.reach[i],
+        };
+        let end = c.check_to().unwrap_or_else(|| {
+            let b_known = (known(b) as i128 - shift as i128).clamp(0, u64::MAX as i128) as u64;
+            known(a).min(b_known)
+        }) as i128;
+        let cap = |i: usize, to: i128| -> usize {
+            let held = match self.periods[i] {
+                Some(p) => (p.preperiod + p.period).min(self.reach[i]),
+                None => self.reach[i],
+            };
+            to.clamp(0, held as i128) as usize
+        };
+        (cap(a, end), cap(b, end + shift as i128))
+    }
+}
+
+/// Values compared before the rest are read (see [`Cache::compare`]).
+const FIRST_LOOK: usize = 1 << 16;
+
+/// The most values the cache holds before it lets go of the others (1 GiB).
+const CACHE_VALUES: usize = 1 << 28;
+
+/// Sequences read for comparisons, kept while they fit: each code's first
+/// values, as many as the longest comparison of it so far asked for.
+#[derive(Default)]
+struct Cache {
+    held: BTreeMap<usize, Vec<u32>>,
+    values: usize,
+}
+
+impl Cache {
+    /// Makes sure code `i`'s first `need` values are held, and still those
+    /// of `keep` (when the cache lets go of the others to make room).
+    fn fill<E>(
+        &mut self,
+        i: usize,
+        need: usize,
+        keep: Option<usize>,
+        values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
+    ) -> Result<(), E> {
+        if self.held.get(&i).is_some_and(|v| v.len() >= need) {
+            return Ok(());
+        }
+        if self.values + need > CACHE_VALUES {
+            self.held.retain(|&k, _| Some(k) == keep);
+            self.values = self.held.values().map(Vec::len).sum();
+        }
+        let v = values(i, need)?;
+        self.values += v.len();
+        if let Some(old) = self.held.insert(i, v) {
+            self.values -= old.len();
+        }
+        Ok(())
+    }
+
+    /// Code `i`'s first `need` values (or all it has), once filled.
+    fn get(&self, i: usize, need: usize) -> &[u32] {
+        let v = &self.held[&i];
+        &v[..need.min(v.len())]
+    }
+
+    /// G_a(n) against G_b(n + shift), each read only as far as it counts:
+    /// first their first [`FIRST_LOOK`] values, where most pairs that
+    /// differ do (codes of one signature group that are not one class),
+    /// then the rest.
+    fn compare<E>(
+        &mut self,
+        known: Known,
+        (a, b, shift): (usize, usize, i64),
+        values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
+    ) -> Result<Outcome, E> {
+        let all = known.needs(a, b, shift);
+        let first = (all.0.min(FIRST_LOOK), all.1.min(FIRST_LOOK));
+        let looks = if first == all {
+            vec![all]
+        } else {
+            vec![first, all]
+        };
+        let mut outcome = Outcome::EqualTo { to: 0 };
+        for (na, nb) in looks {
+            self.fill(a, na, None, values)?;
+            self.fill(b, nb, Some(a), values)?;
+            outcome = Comparison {
+                a: Side {
+                    values: self.get(a, na),
+                    period: known.periods[a],
+                },
+                b: Side {
+                    values: self.get(b, nb),
+                    period: known.periods[b],
+                },
+                shift,
+            }
+            .run(None);
+            // A first difference among the first values is the first of all.
+            if matches!(outcome, Outcome::Differ { .. }) {
+                break;
+            }
+        }
+        Ok(outcome)
+    }
 }
 
 /// The first values of every code, read off the period past a short proof.
@@ -225,31 +362,19 @@ fn find(class_of: &mut [usize], mut i: usize) -> usize {
 fn join<E>(
     eq: &mut Equivalences,
     candidates: Vec<(usize, usize, i64)>,
-    periods: &[Option<Period>],
+    known: Known,
+    cache: &mut Cache,
     values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
 ) -> Result<(), E> {
-    let mut cache: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
     for (a, b, shift) in candidates {
-        if shift == 0 && find(&mut eq.class_of, a) == find(&mut eq.class_of, b) {
+        // Codes already in one class are related by the links that joined
+        // them; a shifted candidate between them is such a relation again,
+        // or no news (a class of 48 codes shifted from one of 48 would
+        // otherwise compare all 2,304 pairs in full).
+        if find(&mut eq.class_of, a) == find(&mut eq.class_of, b) {
             continue;
         }
-        for i in [a, b] {
-            if let std::collections::btree_map::Entry::Vacant(slot) = cache.entry(i) {
-                slot.insert(values(i, usize::MAX)?);
-            }
-        }
-        let c = Comparison {
-            a: Side {
-                values: &cache[&a],
-                period: periods[a],
-            },
-            b: Side {
-                values: &cache[&b],
-                period: periods[b],
-            },
-            shift,
-        };
-        let outcome = c.run(None);
+        let outcome = cache.compare(known, (a, b, shift), values)?;
         let link = Link {
             a,
             b,
@@ -265,45 +390,53 @@ fn join<E>(
                 eq.links.push(link);
             }
         }
-        // Keep only the sequences still to be compared in memory.
-        if cache.len() > 64 {
-            cache.clear();
-        }
     }
     Ok(())
 }
 
 /// Every member against its class' first code, directly, at the shift
-/// the links compose to (the first code's values read once a class).
+/// the links compose to.
 fn relations<E>(
     eq: &Equivalences,
-    periods: &[Option<Period>],
+    known: Known,
+    cache: &mut Cache,
     values: &dyn Fn(usize, usize) -> Result<Vec<u32>, E>,
 ) -> Result<Vec<Option<Relation>>, E> {
     let shifts = composed_shifts(&eq.class_of, &eq.links);
-    let mut relations = vec![None; periods.len()];
+    let mut relations = vec![None; known.periods.len()];
     let mut members: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
     for (i, shift) in shifts.iter().enumerate() {
         if let Some(shift) = shift.filter(|_| eq.class_of[i] != i) {
             members.entry(eq.class_of[i]).or_default().push((i, shift));
         }
     }
+    // A link that joined a member to its first code at the composed shift
+    // is that comparison already (either way round at shift 0, where
+    // agreement is symmetric): most members of a class are.
+    let mut direct: BTreeMap<(usize, usize, i64), Outcome> = BTreeMap::new();
+    for l in &eq.links {
+        direct.insert((l.a, l.b, l.shift), l.outcome);
+        if l.shift == 0 {
+            direct.insert((l.b, l.a, 0), l.outcome);
+        }
+    }
     for (r, class) in members {
-        let rv = values(r, usize::MAX)?;
+        let mut rest = Vec::new();
         for (i, shift) in class {
-            let mine = values(i, usize::MAX)?;
-            let outcome = Comparison {
-                a: Side {
-                    values: &mine,
-                    period: periods[i],
-                },
-                b: Side {
-                    values: &rv,
-                    period: periods[r],
-                },
-                shift,
+            match direct.get(&(i, r, shift)) {
+                Some(&outcome) => relations[i] = Some(Relation { shift, outcome }),
+                None => rest.push((i, shift)),
             }
-            .run(None);
+        }
+        // The first code's values once a class, as far as any member needs.
+        let most = rest
+            .iter()
+            .map(|&(i, shift)| known.needs(i, r, shift).1)
+            .max()
+            .unwrap_or(0);
+        cache.fill(r, most, None, values)?;
+        for (i, shift) in rest {
+            let outcome = cache.compare(known, (i, r, shift), values)?;
             relations[i] = Some(Relation { shift, outcome });
         }
     }

@@ -121,7 +121,7 @@ mod tests {
         let codes = [".36", ".161", ".07", ".4", ".6", ".61", ".2"];
         let seqs: Vec<Vec<u32>> = codes.iter().map(|c| reference(c, 1500)).collect();
         let values = |i: usize, most: usize| Ok::<_, ()>(seqs[i][..most.min(1500)].to_vec());
-        let eq = equivalences(&[None; 7], &values).unwrap();
+        let eq = equivalences(&[None; 7], &[1500; 7], &values).unwrap();
         let differ = |a: usize, b: usize| {
             eq.near_misses.iter().find_map(|l| match l.outcome {
                 Outcome::Differ { at, .. } if (l.a, l.b) == (a, b) || (l.a, l.b) == (b, a) => {
@@ -143,5 +143,43 @@ mod tests {
         assert_eq!(eq.class_of[4], eq.class_of[5]);
         // Nothing else here agrees with .2.
         assert!((0..6).all(|i| eq.class_of[i] != eq.class_of[6]));
+    }
+
+    /// A periodic code is read no further than its preperiod and one
+    /// period, and no further than a shorter member's comparison goes;
+    /// what is found is what reading everything finds.
+    #[test]
+    fn a_comparison_reads_only_the_values_it_can_look_at() {
+        // Dawson's Kayles: .07 is .4 from heap 1 on; .4 is periodic with
+        // period 34 from heap 54 (Winning Ways). .4 is held to 5,000
+        // values, .07 to 300 without a period; .6 to 5,000, unrelated.
+        let codes = [".4", ".07", ".6"];
+        let seqs: Vec<Vec<u32>> = codes.iter().map(|c| reference(c, 5000)).collect();
+        let reach: [u64; 3] = [5000, 300, 5000];
+        let periods = [
+            Some(crate::period::Period {
+                period: 34,
+                preperiod: 54,
+                proven_at: 5000,
+                bound: None,
+            }),
+            None,
+            None,
+        ];
+        let most = std::cell::RefCell::new([0usize; 3]);
+        let values = |i: usize, m: usize| {
+            let n = m.min(reach[i] as usize);
+            let mut most = most.borrow_mut();
+            most[i] = most[i].max(n);
+            Ok::<_, ()>(seqs[i][..n].to_vec())
+        };
+        let eq = equivalences(&periods, &reach, &values).unwrap();
+        assert_eq!(eq.class_of, [0, 0, 2]);
+        let r = eq.relations[1].expect(".07 against .4");
+        assert_eq!((r.shift, r.outcome), (1, Outcome::EqualTo { to: 300 }));
+        // .4: its preperiod and one period, 54 + 34, though the comparison
+        // looks at G_.4(n + 1) for every n < 300; .6 only its first values,
+        // as no other code begins as it does.
+        assert_eq!(*most.borrow(), [88, 300, SIGNATURE + 1]);
     }
 }

@@ -262,7 +262,7 @@ fn shifts_compose_in_the_right_direction() {
     let codes = [".4", ".07", ".137", ".01", ".1", ".001"];
     let seqs: Vec<Vec<u32>> = codes.iter().map(|c| reference(c, 600)).collect();
     let values = |i: usize, most: usize| Ok::<_, ()>(seqs[i][..most.min(600)].to_vec());
-    let eq = octal::census::equivalences(&[None; 6], &values).unwrap();
+    let eq = octal::census::equivalences(&[None; 6], &[600; 6], &values).unwrap();
     let shift = |i: usize| eq.relations[i].map(|r| r.shift);
     assert_eq!(eq.class_of[..3], [0, 0, 0]);
     assert_eq!((shift(1), shift(2)), (Some(1), Some(2)));

@@ -136,5 +136,6 @@ pub(super) fn equivalences(
         Ok(opened.read(0, n)?.to_u32())
     };
     let periods: Vec<_> = results.iter().map(CodeResult::period).collect();
-    census::equivalences(&periods, &values)
+    let reach: Vec<u64> = results.iter().map(|r| r.reach).collect();
+    census::equivalences(&periods, &reach, &values)
 }
