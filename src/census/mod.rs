@@ -62,6 +62,41 @@ mod tests {
     }
 
     #[test]
+    fn an_apparent_regularity_is_kept_only_when_it_held_over_half_the_values() {
+        let period = |preperiod| crate::period::Period {
+            period: 3,
+            preperiod,
+            proven_at: 0,
+            bound: None,
+        };
+        let arithmetic = |preperiod| crate::period::ArithmeticPeriod {
+            period: 4,
+            preperiod,
+            saltus: 2,
+            checked_to: 8192,
+        };
+        let mut r = CodeResult::bare("0.9", Status::Open, 8192, 4000);
+        r.set_apparent(Some(period(4096)), Some(arithmetic(4096)));
+        assert_eq!(r.apparent_period.map(|p| p.preperiod), Some(4096));
+        assert_eq!(r.arithmetic_period.map(|a| a.preperiod), Some(4096));
+        // Seen over the last 41 values of 8,192 (`.16`): not listed.
+        r.set_apparent(Some(period(8151)), Some(arithmetic(4097)));
+        assert_eq!((r.apparent_period, r.arithmetic_period), (None, None));
+        // Only open codes list one.
+        let mut r = CodeResult::bare(
+            "0.9",
+            Status::Stopped {
+                why: "cap".into(),
+                cap_seconds: None,
+            },
+            8192,
+            4000,
+        );
+        r.set_apparent(Some(period(1)), Some(arithmetic(1)));
+        assert_eq!((r.apparent_period, r.arithmetic_period), (None, None));
+    }
+
+    #[test]
     fn kept_results_are_checked() {
         let result = CodeResult {
             spellings: vec!["0.6".into(), "0.60".into()],

@@ -118,6 +118,17 @@ impl CodeResult {
         })
     }
 
+    /// Keeps what an open code's run saw without a proof, when it held over
+    /// at least the later half of the values computed: a regularity that
+    /// shows only near the end (`.16` looks periodic with period 3 over its
+    /// last 41 values of 8,192, and many hexadecimal codes take an
+    /// arithmetic period for their last few periods) says little.
+    pub fn set_apparent(&mut self, period: Option<Period>, arithmetic: Option<ArithmeticPeriod>) {
+        let open = self.status == Status::Open;
+        self.apparent_period = period.filter(|p| open && p.preperiod <= self.reach / 2);
+        self.arithmetic_period = arithmetic.filter(|a| open && a.preperiod <= a.checked_to / 2);
+    }
+
     /// The proven period, for [`Side`]s.
     pub fn period(&self) -> Option<Period> {
         match self.status {

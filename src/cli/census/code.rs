@@ -144,7 +144,7 @@ pub(super) fn run_code(
         },
     };
     let engine = summary.as_ref().map(|s| &s.engine);
-    let result = CodeResult {
+    let mut result = CodeResult {
         code: e.code.to_string(),
         spellings: e.spellings.clone(),
         status,
@@ -161,11 +161,15 @@ pub(super) fn run_code(
         rare_list_complete: summary.as_ref().and_then(|s| s.rare_list_complete),
         checksum: Some(checksum_to(&store, reach)),
         period_notation: notation(&store, summary.as_ref().and_then(|s| s.period)),
-        apparent_period: summary.as_ref().and_then(|s| s.apparent_period),
-        arithmetic_period: summary.as_ref().and_then(|s| s.arithmetic_period),
+        apparent_period: None,
+        arithmetic_period: None,
         at_powers_of_two: powers_of_two(&store, reach),
         seconds,
     };
+    result.set_apparent(
+        summary.as_ref().and_then(|s| s.apparent_period),
+        summary.as_ref().and_then(|s| s.arithmetic_period),
+    );
     let facts = ValuesFacts {
         code: e.code.to_string(),
         count: reach,

@@ -298,7 +298,7 @@ impl Tasks<'_> {
             Some(s) if reach > 0 => Some(run::rare_of_values(&e.code, s.view(0, reach))?),
             _ => None,
         };
-        Ok(CodeResult {
+        let mut result = CodeResult {
             code: e.code.to_string(),
             spellings: e.spellings.clone(),
             status,
@@ -313,15 +313,21 @@ impl Tasks<'_> {
             rare_list_complete: rare.as_ref().and_then(|r| r.rare_list_complete),
             checksum: store.map(|s| checksum_to(s, reach)),
             period_notation: store.and_then(|s| notation(s, period)),
-            apparent_period: store
-                .filter(|_| period.is_none())
-                .and_then(|s| octal::store::checkpoint::restore_detector(s).apparent()),
-            // As a run's summary finds it: only for a game that can have one.
-            arithmetic_period: store
-                .filter(|_| period.is_none() && octal::period::arithmetic::possible(&e.code))
-                .and_then(|s| s.view(0, reach).apparent_arithmetic()),
+            apparent_period: None,
+            arithmetic_period: None,
             at_powers_of_two: store.map_or(Vec::new(), |s| powers_of_two(s, reach)),
             seconds: row.map_or(0.0, |r| r.seconds),
-        })
+        };
+        // What a run's summary would see: the detector's apparent period,
+        // and an arithmetic period only for a game that can have one.
+        result.set_apparent(
+            store
+                .filter(|_| period.is_none())
+                .and_then(|s| octal::store::checkpoint::restore_detector(s).apparent()),
+            store
+                .filter(|_| period.is_none() && octal::period::arithmetic::possible(&e.code))
+                .and_then(|s| s.view(0, reach).apparent_arithmetic()),
+        );
+        Ok(result)
     }
 }
