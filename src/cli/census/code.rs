@@ -131,18 +131,7 @@ pub(super) fn run_code(
         Driven::Stopped { status, .. } if status as usize == CAPPED => (None, store.good()),
         Driven::Stopped { why, .. } => anyhow::bail!("{}: {why}", e.code),
     };
-    let status = match summary.as_ref().and_then(|s| s.period) {
-        Some(p) => Status::Periodic {
-            period: p.period,
-            preperiod: p.preperiod,
-            proven_at: p.proven_at,
-        },
-        None if reach >= to => Status::Open,
-        None => Status::Stopped {
-            why: format!("time cap of {} s", cap.as_secs_f64()),
-            cap_seconds: Some(cap.as_secs_f64()),
-        },
-    };
+    let status = status_of(summary.as_ref().and_then(|s| s.period), reach >= to, cap);
     let engine = summary.as_ref().map(|s| &s.engine);
     let mut result = CodeResult {
         code: e.code.to_string(),
@@ -182,6 +171,23 @@ pub(super) fn run_code(
     )
     .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(result)
+}
+
+/// How a run ended: periodic with its proof, open at its target, or
+/// stopped by the time cap `cap`.
+fn status_of(period: Option<octal::period::Period>, reached: bool, cap: Duration) -> Status {
+    match period {
+        Some(p) => Status::Periodic {
+            period: p.period,
+            preperiod: p.preperiod,
+            proven_at: p.proven_at,
+        },
+        None if reached => Status::Open,
+        None => Status::Stopped {
+            why: format!("time cap of {} s", cap.as_secs_f64()),
+            cap_seconds: Some(cap.as_secs_f64()),
+        },
+    }
 }
 
 /// Runs `f` with a stop flag of its own, set to [`CAPPED`] once `cap` has
