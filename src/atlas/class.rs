@@ -110,23 +110,20 @@ fn header(b: &mut String, k: &Class<'_>) {
                 num(*s)
             );
         }
-        Status::Open => match r.apparent() {
-            Some(a) => {
-                let _ = write!(
-                        b,
-                        "<span class=\"st open\">open</span>: no period proven in its first {} values; {}",
-                        num(r.reach),
-                        esc(&a)
-                    );
+        Status::Open => {
+            // With an apparent regularity, say that none is proven and what
+            // the values show.
+            let apparent = r.apparent();
+            let _ = write!(
+                b,
+                "<span class=\"st open\">open</span>: no period {}in its first {} values",
+                if apparent.is_some() { "proven " } else { "" },
+                num(r.reach)
+            );
+            if let Some(a) = apparent {
+                let _ = write!(b, "; {}", esc(&a));
             }
-            None => {
-                let _ = write!(
-                    b,
-                    "<span class=\"st open\">open</span>: no period in its first {} values",
-                    num(r.reach)
-                );
-            }
-        },
+        }
         Status::Stopped { why, .. } => {
             let _ = write!(
                 b,
